@@ -1,0 +1,5 @@
+from django.apps import AppConfig
+
+
+class FrontendTemplatesConfig(AppConfig):
+    name = "frontend_templates"

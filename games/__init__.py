@@ -1,0 +1,1 @@
+"""Pure rules engines, one package per ruleset. Nothing here imports Django or reads a clock."""

@@ -1,0 +1,318 @@
+"""The ruleset contract: what every rules engine under ``games/`` offers the referee.
+
+A ruleset is pure: no Django, no I/O, no clock, no global randomness. The referee passes
+time in (``Command.at_ms``) and every random draw goes through the ``Dice`` it is given.
+
+    decide(state, command, dice) -> tuple[Event, ...]   # all validation; may raise RuleViolation
+    evolve(state, event) -> state                       # never checks, raises or rolls
+
+State at any point is ``fold(evolve, events, initial_state())``; replay never rolls.
+
+Four ways of taking turns are served by the same contract (``TurnMode``):
+
+* SEQUENTIAL: one seat acts at a time with interactive steps (Worms).
+* SIMULTANEOUS: every seat submits hidden orders; they resolve together when all are in
+  or at the deadline (LGGWG).
+* REALTIME: actions apply in arrival order against a round timer (Wormlord).
+* TICK: at each tick every bot moves (Parties).
+
+What the referee must do without a player's order is described by ``scheduled_work``:
+work due now (a turn-start phase), at a moment (a round timer, a tick), or when the
+turn's deadline passes (the referee then asks ``deadline_command`` what to do).
+"""
+
+from __future__ import annotations
+
+import enum
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
+
+from games.dice import Dice
+from games.serialization import from_data, to_data
+
+
+class RuleViolation(Exception):
+    """An order the rulebook forbids. ``rule`` names the clause (e.g. ``"§7"``)."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(f"{rule}: {message}")
+        self.rule = rule
+        self.message = message
+
+    def as_dict(self) -> dict[str, str]:
+        return {"rule": self.rule, "message": self.message}
+
+
+class TurnMode(enum.StrEnum):
+    SEQUENTIAL = "sequential"
+    SIMULTANEOUS = "simultaneous"
+    REALTIME = "realtime"
+    TICK = "tick"
+
+
+# --- who acts and who may see ------------------------------------------------------
+
+
+class ActorKind(enum.StrEnum):
+    PLAYER = "player"
+    REFEREE = "referee"
+    SCHEDULER = "scheduler"
+    MODERATOR = "moderator"
+
+
+@dataclass(frozen=True)
+class Actor:
+    kind: ActorKind = ActorKind.REFEREE
+    seat: int | None = None
+
+    @classmethod
+    def player(cls, seat: int) -> Actor:
+        return cls(ActorKind.PLAYER, seat)
+
+
+REFEREE = Actor(ActorKind.REFEREE)
+SCHEDULER = Actor(ActorKind.SCHEDULER)
+MODERATOR = Actor(ActorKind.MODERATOR)
+
+
+class AudienceKind(enum.StrEnum):
+    EVERYONE = "everyone"
+    SEAT = "seat"
+    MODERATORS = "moderators"
+
+
+@dataclass(frozen=True)
+class Audience:
+    """Who an event is for."""
+
+    kind: AudienceKind = AudienceKind.EVERYONE
+    seat: int | None = None
+
+    @classmethod
+    def only(cls, seat: int) -> Audience:
+        return cls(AudienceKind.SEAT, seat)
+
+
+EVERYONE = Audience(AudienceKind.EVERYONE)
+MODERATORS_ONLY = Audience(AudienceKind.MODERATORS)
+
+
+class ViewerKind(enum.StrEnum):
+    PUBLIC = "public"
+    SEAT = "seat"
+    MODERATOR = "moderator"
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is looking: the public, one seat, or a moderator (who sees everything)."""
+
+    kind: ViewerKind = ViewerKind.PUBLIC
+    seat: int | None = None
+
+    @classmethod
+    def for_seat(cls, seat: int) -> Viewer:
+        return cls(ViewerKind.SEAT, seat)
+
+    def may_see(self, audience: Audience) -> bool:
+        if self.kind is ViewerKind.MODERATOR or audience.kind is AudienceKind.EVERYONE:
+            return True
+        return (
+            audience.kind is AudienceKind.SEAT
+            and self.kind is ViewerKind.SEAT
+            and audience.seat == self.seat
+        )
+
+
+PUBLIC = Viewer(ViewerKind.PUBLIC)
+MODERATOR_VIEW = Viewer(ViewerKind.MODERATOR)
+
+
+# --- commands and events -------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class Command:
+    """An order. The referee fills ``actor`` from authentication and ``at_ms`` from its clock;
+    a client never sets either. Both are recorded, so re-adjudication sees what ``decide`` saw."""
+
+    actor: Actor = REFEREE
+    at_ms: int = 0
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened. Subclasses override ``audience`` for private events."""
+
+    schema_version: ClassVar[int] = 1
+
+    def audience(self) -> Audience:
+        return EVERYONE
+
+
+# --- work the referee does without being asked ----------------------------------------
+
+
+@dataclass(frozen=True)
+class Work:
+    """Work a position makes due. ``key`` is unique per game: it is the idempotency key of
+    the job, so a job delivered twice, or after a player already acted, does nothing.
+
+    * ``when="now"``: run ``command`` as soon as possible (a turn-start phase).
+    * ``when="at"``: run ``command`` at ``at_ms`` (a round timer, a tick).
+    * ``when="deadline"``: if ``seats`` have not acted when the turn's time limit runs out,
+      the referee runs ``Ruleset.deadline_command(state, seats, policy)``.
+    """
+
+    key: str
+    when: Literal["now", "at", "deadline"]
+    command: Command | None = None
+    at_ms: int | None = None
+    seats: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    number: int
+    name: str
+
+
+# --- the contract ----------------------------------------------------------------------
+
+
+class Ruleset(ABC):
+    """One version of one game's rules. Instances are stateless."""
+
+    name: ClassVar[str]
+    version: ClassVar[str]
+    title: ClassVar[str] = ""
+    mode: ClassVar[TurnMode]
+    min_seats: ClassVar[int] = 2
+    max_seats: ClassVar[int] = 8
+    command_types: ClassVar[tuple[type[Command], ...]]
+    event_types: ClassVar[tuple[type[Event], ...]]
+    state_type: ClassVar[type]
+    settings_type: ClassVar[type]
+    #: Whether a refused player order leaves a record (private to that seat) in the log.
+    records_rejections: ClassVar[bool] = False
+    #: What the referee does when a deadline passes, unless the game's settings say otherwise.
+    deadline_policies: ClassVar[tuple[str, ...]] = ("skip",)
+
+    # set-up
+    @abstractmethod
+    def parse_settings(self, raw: Mapping[str, Any]) -> Any:
+        """Validate and complete a game's settings; raise RuleViolation on bad input."""
+
+    @abstractmethod
+    def initial_state(self) -> Any:
+        """The empty position that the fold starts from (before any event)."""
+
+    @abstractmethod
+    def setup(self, settings: Any, seats: Sequence[SeatInfo], dice: Dice) -> tuple[Event, ...]:
+        """The events that start a game with these seats (map, placement, turn order)."""
+
+    # play
+    @abstractmethod
+    def decide(self, state: Any, command: Command, dice: Dice) -> tuple[Event, ...]:
+        """Check ``command`` against the rules; return what happens or raise RuleViolation."""
+
+    @abstractmethod
+    def evolve(self, state: Any, event: Event) -> Any:
+        """Apply one event. Pure: never checks, raises or rolls."""
+
+    def fold(self, state: Any, events: Iterable[Event]) -> Any:
+        for event in events:
+            state = self.evolve(state, event)
+        return state
+
+    # scheduling
+    @abstractmethod
+    def to_act(self, state: Any) -> frozenset[int]:
+        """Seats whose order the game is waiting for now."""
+
+    @abstractmethod
+    def is_finished(self, state: Any) -> bool: ...
+
+    def scheduled_work(self, state: Any) -> tuple[Work, ...]:
+        """What becomes due in this position without any player's order."""
+        return ()
+
+    @abstractmethod
+    def deadline_command(self, state: Any, seats: tuple[int, ...], policy: str) -> Command:
+        """What the referee plays for ``seats`` who missed the deadline."""
+
+    # visibility
+    @abstractmethod
+    def view(self, state: Any, viewer: Viewer) -> dict[str, Any]:
+        """The position as ``viewer`` may know it: the full state with its secrets removed."""
+
+    def event_audience(self, event: Event) -> Audience:
+        return event.audience()
+
+    def view_event(self, event: Event, viewer: Viewer) -> dict[str, Any] | None:
+        """What ``viewer`` sees of one event, or None. Override to redact public events
+        that carry a secret (a teleport announced without its destination)."""
+        if not viewer.may_see(self.event_audience(event)):
+            return None
+        return self.event_to_data(event)
+
+    # serialization (state and events are frozen dataclasses; see games.serialization)
+    def state_to_data(self, state: Any) -> dict[str, Any]:
+        return to_data(state)
+
+    def state_from_data(self, data: Mapping[str, Any]) -> Any:
+        return from_data(self.state_type, data)
+
+    def event_type_name(self, event: Event) -> str:
+        return type(event).__name__
+
+    def event_to_data(self, event: Event) -> dict[str, Any]:
+        return to_data(event)
+
+    def event_from_data(self, type_name: str, data: Mapping[str, Any]) -> Event:
+        return from_data(self._types(self.event_types)[type_name], data)
+
+    def command_to_data(self, command: Command) -> dict[str, Any]:
+        return to_data(command)
+
+    def command_from_data(self, type_name: str, data: Mapping[str, Any]) -> Command:
+        types = self._types(self.command_types)
+        if type_name not in types:
+            raise RuleViolation(
+                "order", f"{type_name!r} is not an order in {self.name} {self.version}; "
+                f"known orders: {', '.join(sorted(types))}."
+            )
+        return from_data(types[type_name], data)
+
+    @classmethod
+    def _types(cls, types: tuple[type, ...]) -> dict[str, type]:
+        return {t.__name__: t for t in types}
+
+
+@dataclass(frozen=True)
+class Registry:
+    """Finds rulesets by name and version, so an old game replays under its own rules."""
+
+    rulesets: Mapping[tuple[str, str], Ruleset] = field(default_factory=dict)
+
+    def register(self, ruleset: Ruleset) -> Registry:
+        return Registry({**self.rulesets, (ruleset.name, ruleset.version): ruleset})
+
+    def get(self, name: str, version: str | None = None) -> Ruleset:
+        versions = sorted(v for (n, v) in self.rulesets if n == name)
+        if not versions:
+            known = ", ".join(sorted({n for (n, _) in self.rulesets})) or "none"
+            raise RuleViolation("ruleset", f"There is no ruleset called {name!r} (known: {known}).")
+        if version is None:
+            version = versions[-1]
+        if (name, version) not in self.rulesets:
+            raise RuleViolation(
+                "ruleset",
+                f"{name!r} has no version {version!r} (known: {', '.join(versions)}).",
+            )
+        return self.rulesets[(name, version)]
+
+    def names(self) -> tuple[tuple[str, str], ...]:
+        return tuple(sorted(self.rulesets))

@@ -1,0 +1,487 @@
+"""The referee: load a position, ask the ruleset, append what it decided, replay, verify.
+
+Framework-free on purpose: it talks to an ``EventStore`` and a ``Registry`` and is given a
+clock, so unit tests run it on the in-memory store and the Django services run it on the
+database inside ``transaction.atomic``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from games.base import (
+    MODERATOR_VIEW,
+    SCHEDULER,
+    Actor,
+    ActorKind,
+    Event,
+    Registry,
+    Ruleset,
+    RuleViolation,
+    SeatInfo,
+    Viewer,
+    ViewerKind,
+)
+from games.dice import Dice, Draw, RecordedDice, SeededDice
+from games.serialization import DataError, to_data
+from referee.errors import (
+    ConcurrencyError,
+    GameFrozen,
+    GameNotActive,
+    IdempotencyConflict,
+    LogCorrupt,
+    SeatError,
+)
+from referee.store.base import EventStore, GameInfo, NewRecord, RecordKind, Snapshot, StoredRecord
+from referee.store.hashing import GENESIS, digest
+
+SETUP = "Setup"
+Clock = Callable[[], dt.datetime]
+
+
+def utc_now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What handling one order produced: the appended records (or, for a retried
+    idempotency key, the records of the first attempt) and the resulting position."""
+
+    records: tuple[StoredRecord, ...]
+    state: Any
+    last_seq: int
+    replayed: bool = False
+
+    @property
+    def events(self) -> tuple[StoredRecord, ...]:
+        return tuple(r for r in self.records if r.kind is RecordKind.EVENT)
+
+
+@dataclass(frozen=True)
+class Problem:
+    seq: int
+    check: str  # sequence | chain | hash | readjudication | snapshot
+    message: str
+
+    def __str__(self) -> str:
+        return f"seq {self.seq}: {self.check}: {self.message}"
+
+
+@dataclass
+class VerifyReport:
+    game_id: str
+    records: int = 0
+    commands: int = 0
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def first_problem(self) -> Problem | None:
+        return min(self.problems, key=lambda p: p.seq, default=None)
+
+
+class Referee:
+    def __init__(
+        self,
+        store: EventStore,
+        registry: Registry,
+        clock: Clock = utc_now,
+        *,
+        snapshot_every: int = 50,
+        max_retries: int = 5,
+    ) -> None:
+        self.store = store
+        self.registry = registry
+        self.clock = clock
+        self.snapshot_every = snapshot_every
+        self.max_retries = max_retries
+        self.lost_races = 0  # appends that lost to another writer and were retried
+
+    # --- games --------------------------------------------------------------------------
+
+    def ruleset_for(self, info: GameInfo) -> Ruleset:
+        return self.registry.get(info.ruleset, info.ruleset_version)
+
+    def create_game(
+        self, *, ruleset: str, version: str | None = None, settings: Mapping[str, Any] | None = None,
+        game_id: str | None = None, seed: str | None = None,
+    ) -> GameInfo:
+        rules = self.registry.get(ruleset, version)
+        parsed = rules.parse_settings(dict(settings or {}))
+        info = GameInfo(
+            id=game_id or str(uuid.uuid4()),
+            ruleset=rules.name,
+            ruleset_version=rules.version,
+            settings=to_data(parsed),
+            seed=seed or secrets.token_hex(32),
+        )
+        self.store.create_game(info)
+        return info
+
+    def start_game(self, game_id: str, seats: Sequence[SeatInfo]) -> Outcome:
+        """Record the ``Setup`` order (settings and seats) and the events it produces."""
+        info = self.store.get_game(game_id)
+        rules = self.ruleset_for(info)
+        if info.status != "open":
+            raise GameNotActive("The game has already started.", game=game_id)
+        if not rules.min_seats <= len(seats) <= rules.max_seats:
+            raise SeatError(
+                f"{rules.name} needs {rules.min_seats} to {rules.max_seats} seats; this game has {len(seats)}."
+            )
+        payload = {"settings": info.settings, "seats": [to_data(s) for s in seats]}
+        outcome = self._append_decided(
+            info, rules, SETUP, payload, Actor(ActorKind.REFEREE), None,
+            lambda state, dice: rules.setup(rules.parse_settings(info.settings), tuple(seats), dice),
+        )
+        self.store.update_game(game_id, status="finished" if rules.is_finished(outcome.state) else "active")
+        return outcome
+
+    # --- orders -------------------------------------------------------------------------
+
+    def handle(
+        self,
+        game_id: str,
+        *,
+        command_type: str,
+        payload: Mapping[str, Any],
+        actor: Actor,
+        idempotency_key: str | None = None,
+    ) -> Outcome:
+        """Decide one order and append what happened. Raises RuleViolation (nothing changed,
+        except a private record of the refusal where the ruleset wants one)."""
+        info = self.store.get_game(game_id)
+        if info.frozen_reason:
+            raise GameFrozen(
+                "This game is frozen while a moderator looks into its log: " + info.frozen_reason,
+                game=game_id,
+            )
+        if idempotency_key:
+            earlier = self.store.find_key(game_id, idempotency_key)
+            if earlier is not None:
+                return self._replay_idempotent(info, earlier, command_type, payload, actor)
+        if info.status == "open":
+            raise GameNotActive("The game has not started yet.", game=game_id)
+        if info.status == "finished":
+            raise GameNotActive("The game is over; no more orders are taken.", game=game_id)
+        rules = self.ruleset_for(info)
+        body = {k: v for k, v in payload.items() if k not in ("actor", "at_ms")}
+        try:
+            command = rules.command_from_data(command_type, body)
+        except DataError as exc:
+            raise RuleViolation("order", f"The order {command_type} is malformed: {exc}.") from None
+        stamped = replace(command, actor=actor, at_ms=int(self.clock().timestamp() * 1000))
+        outcome = self._append_decided(
+            info, rules, command_type, rules.command_to_data(stamped), actor, idempotency_key,
+            lambda state, dice: rules.decide(state, stamped, dice),
+        )
+        if rules.is_finished(outcome.state):
+            self.store.update_game(game_id, status="finished")
+        return outcome
+
+    def _append_decided(
+        self,
+        info: GameInfo,
+        rules: Ruleset,
+        command_type: str,
+        payload: dict[str, Any],
+        actor: Actor,
+        idempotency_key: str | None,
+        decide: Callable[[Any, Dice], tuple[Event, ...]],
+    ) -> Outcome:
+        for _attempt in range(self.max_retries):
+            state, last = self.current(info.id)
+            seq = last + 1
+            dice = SeededDice(info.seed, info.id, seq)
+            try:
+                events = decide(state, dice)
+            except RuleViolation as violation:
+                if rules.records_rejections and actor.kind is ActorKind.PLAYER:
+                    rejection = NewRecord(
+                        kind=RecordKind.REJECTION, type="OrderRefused",
+                        payload={"order": command_type, "command": payload,
+                                 "rule": violation.rule, "message": violation.message},
+                        audience_kind="seat", audience_seat=actor.seat,
+                        actor_kind=str(actor.kind), actor_seat=actor.seat,
+                        idempotency_key=idempotency_key,
+                        draws=tuple(d.to_data() for d in dice.draws),
+                    )
+                    try:
+                        self.store.append(info.id, seq, [rejection], self.clock())
+                    except ConcurrencyError:
+                        self.lost_races += 1
+                        continue
+                raise
+            records = [self._command_record(command_type, payload, actor, idempotency_key, dice)]
+            records += [self._event_record(rules, e) for e in events]
+            try:
+                stored = self.store.append(info.id, seq, records, self.clock())
+            except ConcurrencyError:
+                self.lost_races += 1
+                continue
+            new_state = rules.fold(state, events)
+            self._maybe_snapshot(info, rules, new_state, stored[-1].seq)
+            return Outcome(tuple(stored), new_state, stored[-1].seq)
+        raise ConcurrencyError("The game is busy; the order could not be placed. Try again.", game=info.id)
+
+    def _command_record(
+        self, command_type: str, payload: dict[str, Any], actor: Actor, key: str | None, dice: Dice
+    ) -> NewRecord:
+        private = actor.kind is ActorKind.PLAYER
+        return NewRecord(
+            kind=RecordKind.COMMAND, type=command_type, payload=payload,
+            audience_kind="seat" if private else "everyone",
+            audience_seat=actor.seat if private else None,
+            actor_kind=str(actor.kind), actor_seat=actor.seat,
+            idempotency_key=key, draws=tuple(d.to_data() for d in dice.draws),
+        )
+
+    @staticmethod
+    def _event_record(rules: Ruleset, event: Event) -> NewRecord:
+        audience = rules.event_audience(event)
+        return NewRecord(
+            kind=RecordKind.EVENT, type=rules.event_type_name(event), payload=rules.event_to_data(event),
+            audience_kind=str(audience.kind), audience_seat=audience.seat,
+            schema_version=type(event).schema_version, cause_offset=0,
+        )
+
+    def _replay_idempotent(
+        self, info: GameInfo, earlier: StoredRecord, command_type: str, payload: Mapping[str, Any], actor: Actor
+    ) -> Outcome:
+        same_order = earlier.type == command_type or (
+            earlier.kind is RecordKind.REJECTION and earlier.payload.get("order") == command_type
+        )
+        if not same_order or (earlier.actor_kind, earlier.actor_seat) != (str(actor.kind), actor.seat):
+            raise IdempotencyConflict(
+                "That idempotency key was already used for a different order.", seq=earlier.seq
+            )
+        if earlier.kind is RecordKind.REJECTION:
+            raise RuleViolation(earlier.payload["rule"], earlier.payload["message"])
+        records = (earlier, *self.store.caused_by(info.id, earlier.seq))
+        state, last = self.current(info.id)
+        return Outcome(records, state, last, replayed=True)
+
+    # --- positions ------------------------------------------------------------------------
+
+    def current(self, game_id: str) -> tuple[Any, int]:
+        return self.state_at(game_id, None)
+
+    def state_at(self, game_id: str, seq: int | None) -> tuple[Any, int]:
+        """The position after record ``seq`` (the latest if None): snapshot + later events."""
+        info = self.store.get_game(game_id)
+        rules = self.ruleset_for(info)
+        state, after = rules.initial_state(), 0
+        snap = self.store.latest_snapshot(game_id, upto=seq)
+        if snap is not None and snap.ruleset_version == rules.version:
+            state, after = rules.state_from_data(snap.state), snap.seq
+        records = self.store.read(game_id, after=after, upto=seq)
+        state = rules.fold(state, self._events(rules, records))
+        last = records[-1].seq if records else after
+        return state, last
+
+    def replay(self, game_id: str, upto: int | None = None) -> Any:
+        """The fold from the first record, ignoring snapshots (what verify trusts)."""
+        info = self.store.get_game(game_id)
+        rules = self.ruleset_for(info)
+        return rules.fold(rules.initial_state(), self._events(rules, self.store.read(game_id, upto=upto)))
+
+    @staticmethod
+    def _events(rules: Ruleset, records: Sequence[StoredRecord]) -> list[Event]:
+        return [_decode(rules, r) for r in records if r.kind is RecordKind.EVENT]
+
+    def _maybe_snapshot(self, info: GameInfo, rules: Ruleset, state: Any, seq: int) -> None:
+        latest = self.store.latest_snapshot(info.id)
+        if seq - (latest.seq if latest else 0) >= self.snapshot_every:
+            data = rules.state_to_data(state)
+            self.store.save_snapshot(Snapshot(info.id, seq, rules.version, data, digest(data)))
+
+    # --- what players may see -------------------------------------------------------------
+
+    def view(self, game_id: str, viewer: Viewer, seq: int | None = None) -> dict[str, Any]:
+        info = self.store.get_game(game_id)
+        rules = self.ruleset_for(info)
+        state, last = self.state_at(game_id, seq)
+        return {"seq": last, "position": rules.view(state, self._effective(info, viewer))}
+
+    def _effective(self, info: GameInfo, viewer: Viewer) -> Viewer:
+        """When a game ends its whole log becomes public, unless its settings keep it private."""
+        if info.status == "finished" and not info.settings.get("private_log", False):
+            return MODERATOR_VIEW
+        return viewer
+
+    def feed(self, game_id: str, viewer: Viewer, after: int = 0, upto: int | None = None) -> list[dict[str, Any]]:
+        """The log as ``viewer`` may see it. Records they may not see are left out; dice
+        draws are shown to moderators (and to everyone once the game is over)."""
+        info = self.store.get_game(game_id)
+        rules = self.ruleset_for(info)
+        viewer = self._effective(info, viewer)
+        out = []
+        for r in self.store.read(game_id, after=after, upto=upto):
+            payload: dict[str, Any] | None
+            if r.kind is RecordKind.EVENT:
+                payload = rules.view_event(_decode(rules, r), viewer)
+            else:
+                payload = r.payload if self._may_see_record(viewer, r) else None
+            if payload is None:
+                continue
+            item = {
+                "seq": r.seq, "kind": str(r.kind), "type": r.type, "payload": payload,
+                "actor": {"kind": r.actor_kind, "seat": r.actor_seat},
+                "cause_seq": r.cause_seq, "at": r.created_at.isoformat(),
+            }
+            if viewer.kind is ViewerKind.MODERATOR and r.kind is not RecordKind.EVENT:
+                item["draws"] = list(r.draws)
+            out.append(item)
+        return out
+
+    @staticmethod
+    def _may_see_record(viewer: Viewer, r: StoredRecord) -> bool:
+        if viewer.kind is ViewerKind.MODERATOR or r.audience_kind == "everyone":
+            return True
+        return r.audience_kind == "seat" and viewer.kind is ViewerKind.SEAT and viewer.seat == r.audience_seat
+
+    # --- scheduled work ----------------------------------------------------------------------
+
+    def run_due(self, game_id: str, key: str) -> Outcome | None:
+        """Run the ``now``/``at`` work named ``key`` if the position still makes it due.
+        The key is the idempotency key, so a second delivery returns the first result."""
+        info = self.store.get_game(game_id)
+        rules = self.ruleset_for(info)
+        earlier = self.store.find_key(game_id, key)
+        if earlier is not None:
+            return None
+        state, _ = self.current(game_id)
+        work = next((w for w in rules.scheduled_work(state) if w.key == key), None)
+        if work is None or work.command is None:
+            return None
+        if work.when == "at" and work.at_ms is not None and work.at_ms > self.clock().timestamp() * 1000:
+            return None
+        data = rules.command_to_data(work.command)
+        return self.handle(
+            game_id, command_type=type(work.command).__name__, payload=data,
+            actor=SCHEDULER, idempotency_key=key,
+        )
+
+    # --- audit -----------------------------------------------------------------------------------
+
+    def verify(self, game_id: str) -> VerifyReport:
+        """Hash chain intact, sequence contiguous, snapshots true to the log, and every
+        recorded order re-decided with its recorded dice reproduces its recorded events."""
+        info = self.store.get_game(game_id)
+        rules = self.ruleset_for(info)
+        records = self.store.read(game_id)
+        report = VerifyReport(game_id, records=len(records))
+        prev = GENESIS
+        for i, r in enumerate(records, start=1):
+            if r.seq != i:
+                report.problems.append(Problem(r.seq, "sequence", f"expected seq {i}, found {r.seq}"))
+                break
+            if r.prev_hash != prev:
+                report.problems.append(Problem(r.seq, "chain", "does not point at its predecessor's hash"))
+            if r.computed_hash() != r.hash:
+                report.problems.append(Problem(r.seq, "hash", "content does not match its stored hash"))
+            prev = r.hash
+        self._readjudicate(info, rules, records, report)
+        self._check_snapshots(info, rules, records, report)
+        return report
+
+    def _readjudicate(
+        self, info: GameInfo, rules: Ruleset, records: list[StoredRecord], report: VerifyReport
+    ) -> None:
+        state = rules.initial_state()
+        by_cause: dict[int, list[StoredRecord]] = {}
+        for r in records:
+            if r.kind is RecordKind.EVENT:
+                by_cause.setdefault(r.cause_seq or 0, []).append(r)
+        for r in records:
+            if r.kind not in (RecordKind.COMMAND, RecordKind.REJECTION):
+                if r.kind is RecordKind.EVENT and r.cause_seq not in {
+                    c.seq for c in records if c.kind is RecordKind.COMMAND
+                }:
+                    report.problems.append(Problem(r.seq, "readjudication", "event without a recorded order"))
+                    return
+                continue
+            report.commands += 1
+            dice = RecordedDice([Draw.from_data(d) for d in r.draws])
+            try:
+                produced = self._redecide(info, rules, state, r, dice)
+            except RuleViolation as violation:
+                if r.kind is RecordKind.REJECTION and violation.rule == r.payload.get("rule"):
+                    continue
+                report.problems.append(Problem(r.seq, "readjudication", f"the order is now refused: {violation}"))
+                return
+            except Exception as exc:  # a corrupt payload must be reported, not crash the audit
+                report.problems.append(Problem(r.seq, "readjudication", f"cannot re-decide: {exc}"))
+                return
+            if r.kind is RecordKind.REJECTION:
+                report.problems.append(Problem(r.seq, "readjudication", "a refused order is now accepted"))
+                return
+            recorded = by_cause.get(r.seq, [])
+            want = [(e.type, e.payload, e.audience_kind, e.audience_seat) for e in recorded]
+            got = []
+            for e in produced:
+                a = rules.event_audience(e)
+                got.append((rules.event_type_name(e), rules.event_to_data(e), str(a.kind), a.seat))
+            if got != want:
+                at = next(
+                    (w_seq for w_seq, w, g in zip((e.seq for e in recorded), want, got, strict=False) if w != g),
+                    recorded[len(got)].seq if len(recorded) > len(got) else r.seq,
+                )
+                report.problems.append(
+                    Problem(at, "readjudication", f"re-deciding order {r.seq} ({r.type}) gives different events")
+                )
+                return
+            if dice.unused:
+                report.problems.append(Problem(r.seq, "readjudication", f"{dice.unused} recorded draw(s) unused"))
+                return
+            state = rules.fold(state, produced)
+
+    def _redecide(self, info: GameInfo, rules: Ruleset, state: Any, r: StoredRecord, dice: Dice) -> tuple[Event, ...]:
+        if r.type == SETUP:
+            seats = tuple(SeatInfo(int(s["number"]), str(s["name"])) for s in r.payload["seats"])
+            return rules.setup(rules.parse_settings(r.payload["settings"]), seats, dice)
+        order = r.payload.get("order", r.type) if r.kind is RecordKind.REJECTION else r.type
+        data = r.payload if r.kind is RecordKind.COMMAND else r.payload.get("command", None)
+        if data is None:  # refusals without the stamped order cannot be re-decided; trust the record
+            raise RuleViolation(r.payload.get("rule", ""), r.payload.get("message", ""))
+        command = rules.command_from_data(order, data)
+        return rules.decide(state, command, dice)
+
+    def _check_snapshots(
+        self, info: GameInfo, rules: Ruleset, records: list[StoredRecord], report: VerifyReport
+    ) -> None:
+        for snap in self.store.snapshots(info.id):
+            if snap.ruleset_version != rules.version:
+                continue
+            if digest(snap.state) != snap.state_hash:
+                report.problems.append(Problem(snap.seq, "snapshot", "snapshot content does not match its hash"))
+                continue
+            try:
+                truth = rules.state_to_data(
+                    rules.fold(rules.initial_state(), self._events(rules, [r for r in records if r.seq <= snap.seq]))
+                )
+            except Exception as exc:
+                report.problems.append(Problem(snap.seq, "snapshot", f"cannot fold the log: {exc}"))
+                continue
+            if digest(truth) != snap.state_hash:
+                report.problems.append(Problem(snap.seq, "snapshot", "snapshot differs from the fold of the log"))
+
+
+def _decode(rules: Ruleset, record: StoredRecord) -> Event:
+    """An event read back from the log; a record the ruleset cannot read means the log was
+    changed outside the referee, which is reported, never a crash."""
+    try:
+        return rules.event_from_data(record.type, record.payload)
+    except (DataError, KeyError, TypeError, ValueError) as exc:
+        raise LogCorrupt(
+            f"Record {record.seq} of this game cannot be read ({exc}); a moderator must run verify_log.",
+            game=record.game_id, seq=record.seq,
+        ) from None

@@ -1,0 +1,1 @@
+"""Event stores: one contract (``base.EventStore``), two implementations (memory, Django)."""

@@ -1,0 +1,118 @@
+"""One contract for every event store. Subclass it with ``make_store`` (see
+tests/unit/referee/test_memory_store.py and tests/integration/test_django_store.py)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+
+import pytest
+
+from referee.errors import ConcurrencyError, GameNotFound
+from referee.store.base import EventStore, GameInfo, NewRecord, RecordKind, Snapshot
+from referee.store.hashing import GENESIS
+
+NOW = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.UTC)
+
+
+def rec(type_: str = "Something", key: str | None = None, **payload: object) -> NewRecord:
+    return NewRecord(kind=RecordKind.EVENT, type=type_, payload=dict(payload), idempotency_key=key)
+
+
+class EventStoreContract:
+    def make_store(self) -> EventStore:
+        raise NotImplementedError
+
+    @pytest.fixture
+    def store(self) -> EventStore:
+        return self.make_store()
+
+    @pytest.fixture
+    def game(self, store: EventStore) -> str:
+        game_id = str(uuid.uuid4())
+        store.create_game(GameInfo(game_id, "pig", "1", {"target": 30}, "ab" * 32))
+        return game_id
+
+    def test_a_new_log_is_empty(self, store, game):
+        assert store.last_seq(game) == 0
+        assert store.read(game) == []
+
+    def test_appends_are_numbered_from_one_without_gaps(self, store, game):
+        store.append(game, 1, [rec(n=1), rec(n=2)], NOW)
+        store.append(game, 3, [rec(n=3)], NOW)
+        assert [r.seq for r in store.read(game)] == [1, 2, 3]
+        assert [r.payload["n"] for r in store.read(game)] == [1, 2, 3]
+        assert store.last_seq(game) == 3
+
+    def test_each_record_is_chained_to_its_predecessor(self, store, game):
+        store.append(game, 1, [rec(n=1), rec(n=2)], NOW)
+        first, second = store.read(game)
+        assert first.prev_hash == GENESIS
+        assert second.prev_hash == first.hash
+        assert all(r.hash == r.computed_hash() for r in (first, second))
+
+    def test_an_append_at_a_taken_position_raises_and_writes_nothing(self, store, game):
+        store.append(game, 1, [rec(n=1)], NOW)
+        with pytest.raises(ConcurrencyError):
+            store.append(game, 1, [rec(n=99), rec(n=100)], NOW)
+        assert [r.payload["n"] for r in store.read(game)] == [1]
+
+    def test_an_append_that_would_leave_a_gap_raises(self, store, game):
+        with pytest.raises(ConcurrencyError):
+            store.append(game, 2, [rec()], NOW)
+        assert store.last_seq(game) == 0
+
+    def test_an_idempotency_key_is_unique_per_game(self, store, game):
+        store.append(game, 1, [rec(key="k1")], NOW)
+        with pytest.raises(ConcurrencyError):
+            store.append(game, 2, [rec(key="k1")], NOW)
+        assert store.last_seq(game) == 1
+        assert store.find_key(game, "k1").seq == 1
+        assert store.find_key(game, "k2") is None
+
+    def test_the_same_key_may_be_used_in_another_game(self, store, game):
+        other = str(uuid.uuid4())
+        store.create_game(GameInfo(other, "pig", "1", {}, "cd" * 32))
+        store.append(game, 1, [rec(key="k")], NOW)
+        store.append(other, 1, [rec(key="k")], NOW)
+        assert store.find_key(other, "k").game_id == other
+
+    def test_read_between_positions(self, store, game):
+        store.append(game, 1, [rec(n=i) for i in range(1, 6)], NOW)
+        assert [r.seq for r in store.read(game, after=2, upto=4)] == [3, 4]
+
+    def test_records_caused_by_a_command(self, store, game):
+        command = NewRecord(kind=RecordKind.COMMAND, type="Roll", payload={})
+        caused = NewRecord(kind=RecordKind.EVENT, type="DieRolled", payload={"v": 3}, cause_offset=0)
+        store.append(game, 1, [command, caused], NOW)
+        assert [r.seq for r in store.caused_by(game, 1)] == [2]
+
+    def test_every_field_survives_the_round_trip(self, store, game):
+        r = NewRecord(
+            kind=RecordKind.COMMAND, type="Roll", payload={"nested": {"a": [1, 2]}, "s": "é"},
+            audience_kind="seat", audience_seat=2, actor_kind="player", actor_seat=2,
+            schema_version=3, idempotency_key="abc", draws=({"purpose": "d", "low": 1, "high": 6, "value": 4},),
+        )
+        (stored,) = store.append(game, 1, [r], NOW)
+        (read,) = store.read(game)
+        assert read == stored
+        assert read.computed_hash() == read.hash
+
+    def test_unknown_games_are_not_found(self, store):
+        with pytest.raises(GameNotFound):
+            store.get_game(str(uuid.uuid4()))
+
+    def test_game_status_and_freeze_are_updated(self, store, game):
+        store.update_game(game, status="active", frozen_reason="broken at 3")
+        info = store.get_game(game)
+        assert (info.status, info.frozen_reason) == ("active", "broken at 3")
+
+    def test_latest_snapshot_at_or_before_a_position(self, store, game):
+        store.append(game, 1, [rec(n=i) for i in range(10)], NOW)
+        for seq in (3, 7):
+            store.save_snapshot(Snapshot(game, seq, "1", {"at": seq}, f"h{seq}"))
+        assert store.latest_snapshot(game).seq == 7
+        assert store.latest_snapshot(game, upto=6).seq == 3
+        assert store.latest_snapshot(game, upto=2) is None
+        store.drop_snapshot(game, 7)
+        assert [s.seq for s in store.snapshots(game)] == [3]
