@@ -12,9 +12,3 @@ app = Celery("referee")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks(["referee"])
 
-
-@app.on_after_finalize.connect
-def _schedule_sweeper(sender: Celery, **_: object) -> None:
-    from django.conf import settings
-
-    sender.add_periodic_task(settings.REFEREE_SWEEP_SECONDS, sender.signature("referee.sweep_due_work"), name="sweep due work")

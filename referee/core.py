@@ -8,7 +8,9 @@ database inside ``transaction.atomic``.
 from __future__ import annotations
 
 import datetime as dt
+import random
 import secrets
+import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -46,6 +48,14 @@ Clock = Callable[[], dt.datetime]
 
 def utc_now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
+
+
+_jitter = random.Random()
+
+
+def _jittered_sleep(attempt: int) -> None:
+    """After a lost race, wait a random moment so two busy writers stop colliding."""
+    time.sleep(_jitter.uniform(0, 0.002 * 2**attempt))
 
 
 @dataclass(frozen=True)
@@ -97,7 +107,8 @@ class Referee:
         clock: Clock = utc_now,
         *,
         snapshot_every: int = 50,
-        max_retries: int = 5,
+        max_retries: int = 10,
+        backoff: Callable[[int], None] | None = None,
     ) -> None:
         self.store = store
         self.registry = registry
@@ -105,6 +116,7 @@ class Referee:
         self.snapshot_every = snapshot_every
         self.max_retries = max_retries
         self.lost_races = 0  # appends that lost to another writer and were retried
+        self.backoff = backoff or _jittered_sleep
 
     # --- games --------------------------------------------------------------------------
 
@@ -113,7 +125,7 @@ class Referee:
 
     def create_game(
         self, *, ruleset: str, version: str | None = None, settings: Mapping[str, Any] | None = None,
-        game_id: str | None = None, seed: str | None = None,
+        game_id: str | None = None, seed: str | None = None, private_log: bool = False,
     ) -> GameInfo:
         rules = self.registry.get(ruleset, version)
         parsed = rules.parse_settings(dict(settings or {}))
@@ -123,6 +135,7 @@ class Referee:
             ruleset_version=rules.version,
             settings=to_data(parsed),
             seed=seed or secrets.token_hex(32),
+            private_log=private_log,
         )
         self.store.create_game(info)
         return info
@@ -218,6 +231,7 @@ class Referee:
                         self.store.append(info.id, seq, [rejection], self.clock())
                     except ConcurrencyError:
                         self.lost_races += 1
+                        self.backoff(_attempt)
                         continue
                 raise
             records = [self._command_record(command_type, payload, actor, idempotency_key, dice)]
@@ -226,6 +240,7 @@ class Referee:
                 stored = self.store.append(info.id, seq, records, self.clock())
             except ConcurrencyError:
                 self.lost_races += 1
+                self.backoff(_attempt)
                 continue
             new_state = rules.fold(state, events)
             self._maybe_snapshot(info, rules, new_state, stored[-1].seq)
@@ -313,7 +328,7 @@ class Referee:
 
     def _effective(self, info: GameInfo, viewer: Viewer) -> Viewer:
         """When a game ends its whole log becomes public, unless its settings keep it private."""
-        if info.status == "finished" and not info.settings.get("private_log", False):
+        if info.status == "finished" and not info.private_log:
             return MODERATOR_VIEW
         return viewer
 

@@ -27,6 +27,8 @@ class Game(models.Model):
     #: Non-empty while the game is frozen because its log failed verification.
     frozen_reason = models.TextField(blank=True, default="")
     max_seats = models.PositiveSmallIntegerField(default=8)
+    #: Keep the whole log for moderators after the game ends (otherwise it becomes public).
+    private_log = models.BooleanField(default=False)
     created_by = models.ForeignKey(
         django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -25,10 +25,10 @@ def referee_get() -> Referee:
 @transaction.atomic
 def game_create(
     *, name: str, ruleset: str, version: str | None = None, settings: dict[str, Any] | None = None,
-    created_by: AbstractBaseUser | None = None,
+    created_by: AbstractBaseUser | None = None, private_log: bool = False,
 ) -> Game:
     referee = referee_get()
-    info = referee.create_game(ruleset=ruleset, version=version, settings={**(settings or {}), "name": name})
+    info = referee.create_game(ruleset=ruleset, version=version, settings=settings or {}, private_log=private_log)
     rules = referee.ruleset_for(info)
     Game.objects.filter(pk=info.id).update(name=name, created_by=created_by, max_seats=rules.max_seats)
     return Game.objects.get(pk=info.id)

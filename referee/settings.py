@@ -111,6 +111,9 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = os.environ.get("CELERY_TASK_ALWAYS_EAGER", "0") == "1"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 REFEREE_SWEEP_SECONDS = float(os.environ.get("REFEREE_SWEEP_SECONDS", "10"))
+CELERY_BEAT_SCHEDULE = {
+    "sweep-due-work": {"task": "referee.sweep_due_work", "schedule": REFEREE_SWEEP_SECONDS},
+}
 REFEREE_SNAPSHOT_EVERY = int(os.environ.get("REFEREE_SNAPSHOT_EVERY", "50"))
 
 # --- REST framework -------------------------------------------------------------------------

@@ -1,7 +1,10 @@
-"""Test settings: the real settings plus the core-testing ruleset, tasks run eagerly."""
+"""Test settings: the real settings plus the core-testing ruleset; tasks run eagerly unless
+a test starts a real worker (tests/integration/test_celery_worker.py)."""
+
+import os
 
 from referee.settings import *  # noqa: F403
 
 REFEREE_EXTRA_RULESETS = ("tests.rulesets.pig:RULESET",)
-CELERY_TASK_ALWAYS_EAGER = True
+CELERY_TASK_ALWAYS_EAGER = os.environ.get("CELERY_TASK_ALWAYS_EAGER", "1") == "1"
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

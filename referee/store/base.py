@@ -118,6 +118,7 @@ class GameInfo:
     seed: str
     status: str = "open"  # open (seating), active, finished
     frozen_reason: str = ""
+    private_log: bool = False
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,17 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from referee.errors import ConcurrencyError, GameNotFound
-from referee.models import Event, Game, Snapshot as SnapshotRow
-from referee.store.base import EventStore, GameInfo, NewRecord, RecordKind, Snapshot, StoredRecord, stamp
+from referee.models import Event, Game
+from referee.models import Snapshot as SnapshotRow
+from referee.store.base import (
+    EventStore,
+    GameInfo,
+    NewRecord,
+    RecordKind,
+    Snapshot,
+    StoredRecord,
+    stamp,
+)
 from referee.store.hashing import GENESIS
 
 
@@ -41,7 +50,7 @@ class DjangoEventStore(EventStore):
 
         Game.objects.create(
             id=info.id,
-            name=info.settings.get("name", "") or f"{info.ruleset} game",
+            name=f"{info.ruleset} game",
             ruleset=info.ruleset,
             ruleset_version=info.ruleset_version,
             settings=info.settings,
@@ -49,6 +58,7 @@ class DjangoEventStore(EventStore):
             seed_hash=seed_commitment(info.seed),
             status=info.status,
             frozen_reason=info.frozen_reason,
+            private_log=info.private_log,
         )
 
     def _game(self, game_id: str) -> Game:
@@ -61,7 +71,7 @@ class DjangoEventStore(EventStore):
         g = self._game(game_id)
         return GameInfo(
             id=str(g.id), ruleset=g.ruleset, ruleset_version=g.ruleset_version, settings=g.settings,
-            seed=g.seed, status=g.status, frozen_reason=g.frozen_reason,
+            seed=g.seed, status=g.status, frozen_reason=g.frozen_reason, private_log=g.private_log,
         )
 
     def update_game(self, game_id: str, *, status: str | None = None, frozen_reason: str | None = None) -> None:

@@ -132,7 +132,7 @@ class Pig(Ruleset):
 
     def parse_settings(self, raw: Mapping[str, Any]) -> PigSettings:
         try:
-            parsed = from_data(PigSettings, {k: v for k, v in raw.items() if k not in ("name", "private_log")})
+            parsed = from_data(PigSettings, dict(raw))
         except DataError as exc:
             raise RuleViolation("settings", str(exc)) from None
         if not 1 <= parsed.target <= 1000:

@@ -34,7 +34,7 @@ def store() -> InMemoryEventStore:
 
 @pytest.fixture
 def referee(store, clock) -> Referee:
-    return Referee(store, default_registry().register(PIG), clock, snapshot_every=5)
+    return Referee(store, default_registry().register(PIG), clock, snapshot_every=5, backoff=lambda attempt: None)
 
 
 @pytest.fixture

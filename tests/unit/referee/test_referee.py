@@ -7,7 +7,13 @@ import pytest
 from games.base import MODERATOR_VIEW, PUBLIC, Actor, RuleViolation, SeatInfo, Viewer
 from games.dice import DiceError
 from referee.core import SETUP, Referee
-from referee.errors import ConcurrencyError, GameFrozen, GameNotActive, IdempotencyConflict, SeatError
+from referee.errors import (
+    ConcurrencyError,
+    GameFrozen,
+    GameNotActive,
+    IdempotencyConflict,
+    SeatError,
+)
 from referee.store.base import RecordKind
 from tests.unit.referee.conftest import first_player
 

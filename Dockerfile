@@ -1,0 +1,13 @@
+FROM python:3.11-slim
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 REFEREE_VAR_DIR=/var/lib/referee
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY referee referee
+COPY games games
+COPY api api
+COPY frontend_templates frontend_templates
+COPY manage.py ./
+RUN pip install --no-cache-dir . && mkdir -p /var/lib/referee \
+    && DJANGO_DEBUG=1 python manage.py collectstatic --noinput
+EXPOSE 8000
+CMD ["gunicorn", "referee.wsgi:application", "--bind", "0.0.0.0:8000"]

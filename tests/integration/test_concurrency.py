@@ -1,0 +1,85 @@
+"""Two OS processes appending to one game at once, on real PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from referee import services
+from referee.models import Event
+from tests.factories import started_game
+
+pytestmark = [pytest.mark.postgres]
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def worker(*args: object) -> subprocess.Popen:
+    db = settings.DATABASES["default"]
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "tests.settings",
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+    }
+    return subprocess.Popen(
+        [sys.executable, "-m", "tests.integration.race_worker", *map(str, args)],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+
+
+def last_json(proc: subprocess.Popen) -> dict:
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    return json.loads(out.strip().splitlines()[-1])
+
+
+@pytest.mark.django_db
+def test_the_database_refuses_a_second_record_at_the_same_seq():
+    """The last line of defence under the store's own checks: unique (game, seq)."""
+    from django.db import IntegrityError, transaction
+
+    game, _ = started_game()
+    row = Event.objects.filter(game=game).order_by("seq").first()
+    clone = {f.attname: getattr(row, f.attname) for f in Event._meta.concrete_fields if f.attname != "id"}
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Event.objects.create(**{**clone, "idempotency_key": None})
+
+
+def test_exactly_one_writer_wins_a_seq_and_the_loser_retries_after_it(committed, tmp_path):
+    game, seats = started_game()
+    seq = Event.objects.filter(game=game).count() + 1
+    release = tmp_path / "release"
+    holder = worker("hold", game.pk, seq, release)
+    assert holder.stdout.readline().strip() == "appended"
+    rival = worker("notes", game.pk, seats[0].user.pk, 1, 0)
+    time.sleep(1.0)
+    assert rival.poll() is None, "the rival should be waiting on the holder's uncommitted row"
+    release.touch()
+    assert last_json(holder) == {"seq": seq}
+    result = last_json(rival)
+    assert result["lost"] == 1
+    assert result["seqs"] == [seq + 1]
+    rows = list(Event.objects.filter(game=game).order_by("seq").values_list("seq", "type"))
+    assert [s for s, _ in rows] == list(range(1, len(rows) + 1))
+    assert rows[seq - 1][1] == "Holder" and rows[seq][1] == "WriteNote"
+    assert services.referee_get().verify(str(game.pk)).ok
+
+
+def test_two_busy_writers_leave_no_gap_and_no_duplicate(committed):
+    game, seats = started_game()
+    start_at = time.time() + 2.0
+    procs = [worker("notes", game.pk, seat.user.pk, 25, start_at) for seat in seats]
+    results = [last_json(p) for p in procs]
+    seqs = sorted(s for r in results for s in r["seqs"])
+    assert len(seqs) == len(set(seqs)) == 50
+    rows = list(Event.objects.filter(game=game).order_by("seq").values_list("seq", flat=True))
+    assert rows == list(range(1, len(rows) + 1))
+    notes = Event.objects.filter(game=game, type="NoteWritten").count()
+    assert notes == 50
+    assert services.referee_get().verify(str(game.pk)).ok
