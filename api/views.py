@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
@@ -17,8 +18,8 @@ from referee.models import Game
 def _game(game_id: str) -> Game:
     try:
         return Game.objects.get(pk=game_id)
-    except (Game.DoesNotExist, ValueError, Exception) as exc:  # malformed ids are "not found" too
-        raise GameNotFound("There is no such game.") from exc
+    except (Game.DoesNotExist, ValueError, ValidationError):  # malformed ids are "not found" too
+        raise GameNotFound("There is no such game.") from None
 
 
 class GameListApi(APIView):

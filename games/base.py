@@ -271,8 +271,16 @@ class Ruleset(ABC):
     def event_to_data(self, event: Event) -> dict[str, Any]:
         return to_data(event)
 
-    def event_from_data(self, type_name: str, data: Mapping[str, Any]) -> Event:
-        return from_data(self._types(self.event_types)[type_name], data)
+    def event_from_data(self, type_name: str, data: Mapping[str, Any], schema_version: int | None = None) -> Event:
+        cls = self._types(self.event_types)[type_name]
+        if schema_version is not None and schema_version != cls.schema_version:
+            data = self.upcast(type_name, schema_version, data)
+        return from_data(cls, data)
+
+    def upcast(self, type_name: str, schema_version: int, data: Mapping[str, Any]) -> Mapping[str, Any]:
+        """Bring a stored event of an older schema version up to the current one. Override
+        when an event's fields change; the log itself is never rewritten."""
+        raise ValueError(f"{type_name} v{schema_version} has no upcaster to v{self._types(self.event_types)[type_name].schema_version}")
 
     def command_to_data(self, command: Command) -> dict[str, Any]:
         return to_data(command)

@@ -494,7 +494,7 @@ def _decode(rules: Ruleset, record: StoredRecord) -> Event:
     """An event read back from the log; a record the ruleset cannot read means the log was
     changed outside the referee, which is reported, never a crash."""
     try:
-        return rules.event_from_data(record.type, record.payload)
+        return rules.event_from_data(record.type, record.payload, record.schema_version)
     except (DataError, KeyError, TypeError, ValueError) as exc:
         raise LogCorrupt(
             f"Record {record.seq} of this game cannot be read ({exc}); a moderator must run verify_log.",

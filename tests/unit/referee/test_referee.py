@@ -295,3 +295,18 @@ def test_a_record_the_ruleset_cannot_read_is_reported_not_a_crash(referee, store
         referee.view(game, PUBLIC)
     report = referee.verify(game)
     assert report.first_problem.seq == setup_event.seq
+
+
+def test_an_old_schema_version_is_upcast_when_read(referee, store, game):
+    from tests.rulesets.pig import RULESET as PIG
+
+    class PigWithUpcaster(type(PIG)):
+        def upcast(self, type_name, schema_version, data):
+            assert (type_name, schema_version) == ("GameSetUp", 0)
+            return {"order": data["seats_in_order"], "target": data["target"]}
+
+    rules = PigWithUpcaster()
+    old = rules.event_from_data("GameSetUp", {"seats_in_order": [2, 1], "target": 9}, schema_version=0)
+    assert (old.order, old.target) == ((2, 1), 9)
+    with pytest.raises(ValueError, match="no upcaster"):
+        PIG.event_from_data("GameSetUp", {"seats_in_order": [2, 1]}, schema_version=0)
