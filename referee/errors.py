@@ -46,6 +46,11 @@ class SeatError(RefereeError):
     status = 400
 
 
+class InvalidSetting(RefereeError):
+    code = "invalid_setting"
+    status = 400
+
+
 class LogCorrupt(RefereeError):
     """The log holds a record the ruleset cannot read: changed outside the referee."""
 

@@ -29,6 +29,14 @@ class Game(models.Model):
     max_seats = models.PositiveSmallIntegerField(default=8)
     #: Keep the whole log for moderators after the game ends (otherwise it becomes public).
     private_log = models.BooleanField(default=False)
+    #: Hours each turn may take before the referee takes it (the rulebook's 24-48).
+    turn_limit_hours = models.PositiveSmallIntegerField(default=36)
+    #: What the referee plays for a seat that missed its deadline (a ruleset's policy name).
+    deadline_policy = models.CharField(max_length=20, default="skip")
+    #: What a vacation does: "pause" the clock, or let the "referee" play the seat's turns.
+    vacation_policy = models.CharField(max_length=10, default="pause")
+    #: Set while a moderator has paused the game: no deadline runs out meanwhile.
+    paused_at = models.DateTimeField(null=True, blank=True)
     created_by = models.ForeignKey(
         django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -49,6 +57,8 @@ class Seat(models.Model):
     )
     name = models.CharField(max_length=60)
     joined_at = models.DateTimeField(auto_now_add=True)
+    #: The player wants e-mail when their turn starts and before its deadline.
+    reminders = models.BooleanField(default=True)
 
     class Meta:
         ordering = ["game", "number"]
@@ -111,3 +121,65 @@ class Snapshot(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "seq"], name="snapshot_seq_unique")]
+
+
+class DueWork(models.Model):
+    """What is due, and when: the database (not the broker) is the source of truth.
+
+    Rows are derived from the game's position after every append (``scheduling.due_work_sync``):
+    a turn-start phase due now, a timer due at a moment, a deadline, and the referee's own
+    notifications around a deadline. The sweeper claims due rows with
+    ``SELECT ... FOR UPDATE SKIP LOCKED``; a row is done exactly once.
+    """
+
+    class Kind(models.TextChoices):
+        NOW = "now", "phase due now"
+        AT = "at", "timer"
+        DEADLINE = "deadline", "deadline"
+        NOTIFY = "notify", "turn-start notice"
+        REMIND = "remind", "deadline reminder"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "pending"
+        DONE = "done", "done"
+        CANCELLED = "cancelled", "cancelled"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="due_work")
+    key = models.CharField(max_length=120)
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    seats = models.JSONField(default=list)
+    #: None while the clock is stopped (game paused); ``remaining`` then holds what was left.
+    due_at = models.DateTimeField(null=True, blank=True)
+    remaining = models.DurationField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField()
+    done_at = models.DateTimeField(null=True, blank=True)
+    result = models.CharField(max_length=200, blank=True, default="")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "key"], name="due_work_key_unique")]
+        indexes = [models.Index(fields=["status", "due_at"], name="due_work_pending_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}/{self.key} ({self.status})"
+
+
+class Vacation(models.Model):
+    """A declared absence. During it the seat's deadlines either wait (policy "pause") or
+    the referee plays its turns at once (policy "referee"), as the game's settings say."""
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="vacations")
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    reason = models.CharField(max_length=200, blank=True, default="")
+
+    class Meta:
+        ordering = ["starts_at"]
+
+
+class SchedulerHeartbeat(models.Model):
+    """When the sweeper last ran: a gap longer than the threshold is an outage of ours, and
+    deadlines that fell in it are extended rather than auto-played."""
+
+    name = models.CharField(max_length=40, primary_key=True)
+    last_run_at = models.DateTimeField()

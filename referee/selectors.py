@@ -8,7 +8,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 
 from games.base import MODERATOR_VIEW, PUBLIC, Viewer
-from referee.models import Game, Seat
+from referee.models import DueWork, Game, Seat
 from referee.services import referee_get
 
 
@@ -27,7 +27,42 @@ def game_list() -> QuerySet[Game]:
 
 
 def game_state_get(*, game_id: str, viewer: Viewer, seq: int | None = None) -> dict[str, Any]:
-    return referee_get().view(game_id, viewer, seq)
+    """The position as ``viewer`` may know it, with the clock: every view shows the current
+    turn's deadline (public information, as it was on the forum)."""
+    return {**referee_get().view(game_id, viewer, seq), "clock": game_clock_get(game_id=game_id)}
+
+
+def game_clock_get(*, game_id: str) -> dict[str, Any]:
+    game = Game.objects.get(pk=game_id)
+    deadline = (
+        DueWork.objects.filter(game=game, kind=DueWork.Kind.DEADLINE, status=DueWork.Status.PENDING)
+        .order_by("created_at").first()
+    )
+    return {
+        "turn_limit_hours": game.turn_limit_hours,
+        "deadline_policy": game.deadline_policy,
+        "paused": game.paused_at is not None,
+        "deadline": deadline.due_at.isoformat() if deadline and deadline.due_at else None,
+        "waiting_for": deadline.seats if deadline else [],
+        "remaining_seconds": int(deadline.remaining.total_seconds()) if deadline and deadline.remaining else None,
+    }
+
+
+def due_work_report(*, now=None) -> list[dict[str, Any]]:
+    """Pending work with its lag (how late it is), oldest first: for operators."""
+    from referee import clock
+
+    now = now or clock.now()
+    rows = DueWork.objects.filter(status=DueWork.Status.PENDING).order_by("due_at").select_related("game")
+    return [
+        {
+            "game": str(r.game_id), "key": r.key, "kind": r.kind,
+            "due_at": r.due_at.isoformat() if r.due_at else None,
+            "lag_seconds": max(0.0, (now - r.due_at).total_seconds()) if r.due_at and r.due_at <= now else 0.0,
+            "overdue": bool(r.due_at and r.due_at <= now),
+        }
+        for r in rows
+    ]
 
 
 def game_events_list(*, game_id: str, viewer: Viewer, after: int = 0, upto: int | None = None) -> list[dict[str, Any]]:

@@ -3,40 +3,59 @@ work is handed to Celery with ``transaction.on_commit``."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django.conf import settings as django_settings
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from games.base import MODERATOR, Actor, SeatInfo
+from referee import clock, scheduling
 from referee.core import Outcome, Referee, VerifyReport
-from referee.errors import GameNotActive, GameNotFound, SeatError
-from referee.models import Game, Seat
+from referee.errors import GameNotActive, GameNotFound, InvalidSetting, SeatError
+from referee.models import DueWork, Game, Seat, Vacation
 from referee.rulesets import get_registry
-from referee.store.base import NewRecord, RecordKind
 from referee.store.django_store import DjangoEventStore
 
 
 def referee_get() -> Referee:
-    return Referee(DjangoEventStore(), get_registry(), snapshot_every=django_settings.REFEREE_SNAPSHOT_EVERY)
+    return Referee(
+        DjangoEventStore(), get_registry(), clock.now, snapshot_every=django_settings.REFEREE_SNAPSHOT_EVERY
+    )
 
 
 @transaction.atomic
 def game_create(
     *, name: str, ruleset: str, version: str | None = None, settings: dict[str, Any] | None = None,
-    created_by: AbstractBaseUser | None = None, private_log: bool = False,
+    created_by: AbstractBaseUser | None = None, private_log: bool = False, turn_limit_hours: int = 36,
+    deadline_policy: str | None = None, vacation_policy: str = "pause",
 ) -> Game:
     referee = referee_get()
+    rules = referee.registry.get(ruleset, version)
+    if not 24 <= turn_limit_hours <= 48:
+        raise InvalidSetting("§7: each player has 24 to 48 hours for a turn; choose a limit in that range.")
+    policy = deadline_policy or rules.deadline_policies[0]
+    if policy not in rules.deadline_policies:
+        raise InvalidSetting(
+            f"{rules.name} knows the deadline policies {', '.join(rules.deadline_policies)}, not {policy!r}."
+        )
+    if vacation_policy not in ("pause", "referee"):
+        raise InvalidSetting("A vacation either pauses the clock ('pause') or lets the referee play ('referee').")
+    if not name.strip():
+        raise InvalidSetting("A game needs a name.")
     info = referee.create_game(ruleset=ruleset, version=version, settings=settings or {}, private_log=private_log)
-    rules = referee.ruleset_for(info)
-    Game.objects.filter(pk=info.id).update(name=name, created_by=created_by, max_seats=rules.max_seats)
+    Game.objects.filter(pk=info.id).update(
+        name=name.strip()[:120], created_by=created_by, max_seats=rules.max_seats,
+        turn_limit_hours=turn_limit_hours, deadline_policy=policy, vacation_policy=vacation_policy,
+    )
     return Game.objects.get(pk=info.id)
 
 
 @transaction.atomic
 def seat_add(*, game: Game, user: AbstractBaseUser | None, name: str) -> Seat:
-    game = Game.objects.select_for_update().get(pk=game.pk)
+    game = Game.objects.select_for_update(no_key=True).get(pk=game.pk)
     if game.status != Game.Status.OPEN:
         raise SeatError("Seats can only be taken before the game starts.")
     taken = list(game.seats.all())
@@ -52,10 +71,11 @@ def seat_add(*, game: Game, user: AbstractBaseUser | None, name: str) -> Seat:
 
 @transaction.atomic
 def game_start(*, game: Game) -> Outcome:
-    game = Game.objects.select_for_update().get(pk=game.pk)
+    game = Game.objects.select_for_update(no_key=True).get(pk=game.pk)
     seats = [SeatInfo(s.number, s.name) for s in game.seats.order_by("number")]
     outcome = referee_get().start_game(str(game.pk), seats)
-    _schedule_follow_up(str(game.pk))
+    game.refresh_from_db()
+    _after_append(game)
     return outcome
 
 
@@ -77,55 +97,46 @@ def command_handle(
         if seat is None:
             raise SeatError("You have no seat in this game.")
         actor = Actor.player(seat.number)
+    game = _locked_game(game_id)
+    if game.paused_at is not None and not as_moderator:
+        raise GameNotActive("A moderator has paused this game; orders wait until it resumes.")
     outcome = referee_get().handle(
         game_id, command_type=command_type, payload=payload, actor=actor, idempotency_key=idempotency_key
     )
     if not outcome.replayed:
-        _schedule_follow_up(game_id)
+        game.refresh_from_db()
+        _after_append(game)
     return outcome
 
 
-def _schedule_follow_up(game_id: str) -> None:
-    """Enqueue the work the new position makes due, once the transaction has committed."""
-    from referee.tasks import run_due_work
-
-    referee = referee_get()
-    state, _ = referee.current(game_id)
-    rules = referee.ruleset_for(referee.store.get_game(game_id))
-    for work in rules.scheduled_work(state):
-        if work.when == "now":
-            transaction.on_commit(lambda key=work.key: run_due_work.delay(game_id, key))
-
-
-@transaction.atomic
-def due_work_run(*, game_id: str, key: str) -> Outcome | None:
+def _locked_game(game_id: str) -> Game:
+    """The game row, locked: orders and jobs of one game take turns (the expected-seq
+    check on append stays the guarantee; the lock just saves lost races). NO KEY UPDATE,
+    because appending an event takes KEY SHARE on the game row through its foreign key
+    and a plain FOR UPDATE would deadlock with a writer that appended without the lock."""
     try:
-        Game.objects.select_for_update().get(pk=game_id)
-    except Game.DoesNotExist:
+        return Game.objects.select_for_update(no_key=True).get(pk=game_id)
+    except (Game.DoesNotExist, ValueError, ValidationError):
         raise GameNotFound("There is no such game.") from None
-    try:
-        outcome = referee_get().run_due(game_id, key)
-    except GameNotActive:
-        return None
-    if outcome is not None and not outcome.replayed:
-        _schedule_follow_up(game_id)
-    return outcome
+
+
+def _after_append(game: Game) -> None:
+    """Bring the due-work table in line with the new position (same transaction) and nudge
+    a worker for what is due now once it commits."""
+    scheduling.enqueue_due_now(scheduling.due_work_sync(game=game))
 
 
 def game_run_pending(*, game_id: str) -> int:
-    """Run every immediate piece of work the position makes due (what the sweeper does
-    for each game); returns how many ran. Safe to call at any time."""
+    """Run what is due now in one game, in this process (what the worker and the sweeper
+    do); returns how many rows ran. Safe to call at any time."""
     ran = 0
     for _ in range(100):  # one phase can make another due; a game cannot loop forever
-        referee = referee_get()
-        info = referee.store.get_game(game_id)
-        if info.status != "active" or info.frozen_reason:
+        due = [r for r in scheduling.overdue() if str(r.game_id) == str(game_id)]
+        if not due:
             return ran
-        state, _ = referee.current(game_id)
-        pending = [w for w in referee.ruleset_for(info).scheduled_work(state) if w.when == "now"]
-        if not pending or due_work_run(game_id=game_id, key=pending[0].key) is None:
-            return ran
-        ran += 1
+        for row in due:
+            scheduling.due_work_run(game_id=game_id, key=row.key)
+            ran += 1
     return ran
 
 
@@ -145,19 +156,123 @@ def game_verify(*, game_id: str, freeze: bool = True) -> VerifyReport:
     return report
 
 
+def _moderator(user: AbstractBaseUser, reason: str) -> str:
+    if not user.is_staff:
+        raise SeatError("Only moderators may do that.")
+    if not reason.strip():
+        raise InvalidSetting("Say why: a moderator's ruling needs a reason everyone can read.")
+    return reason.strip()[:500]
+
+
 @transaction.atomic
 def game_unfreeze(*, game_id: str, moderator: AbstractBaseUser, reason: str) -> None:
-    if not moderator.is_staff:
-        raise SeatError("Only moderators may unfreeze a game.")
-    if not reason.strip():
-        raise SeatError("Say why the game may go on: a reason is required.")
-    referee = referee_get()
-    store = referee.store
-    seq = store.last_seq(game_id) + 1
-    store.append(
-        game_id, seq,
-        [NewRecord(kind=RecordKind.NOTICE, type="GameUnfrozen", payload={"reason": reason.strip(),
-                   "moderator": moderator.get_username()}, actor_kind="moderator")],
-        referee.clock(),
-    )
-    store.update_game(game_id, frozen_reason="")
+    reason = _moderator(moderator, reason)
+    game = _locked_game(game_id)
+    scheduling.notice_append(game_id=game_id, type_="GameUnfrozen", actor_kind="moderator",
+                             payload={"reason": reason, "moderator": moderator.get_username()})
+    Game.objects.filter(pk=game.pk).update(frozen_reason="")
+
+
+@transaction.atomic
+def game_pause(*, game_id: str, moderator: AbstractBaseUser, reason: str) -> None:
+    """Stop the game and its clock; what was left of each deadline is kept."""
+    reason = _moderator(moderator, reason)
+    game = _locked_game(game_id)
+    if game.paused_at is not None:
+        raise InvalidSetting("The game is already paused.")
+    now = clock.now()
+    for row in DueWork.objects.select_for_update().filter(game=game, status=DueWork.Status.PENDING,
+                                                          due_at__isnull=False):
+        row.remaining, row.due_at = max(row.due_at - now, dt.timedelta(0)), None
+        row.save(update_fields=["remaining", "due_at"])
+    Game.objects.filter(pk=game.pk).update(paused_at=now)
+    scheduling.notice_append(game_id=game_id, type_="GamePaused", actor_kind="moderator",
+                             payload={"reason": reason, "moderator": moderator.get_username()})
+
+
+@transaction.atomic
+def game_resume(*, game_id: str, moderator: AbstractBaseUser, reason: str) -> None:
+    reason = _moderator(moderator, reason)
+    game = _locked_game(game_id)
+    if game.paused_at is None:
+        raise InvalidSetting("The game is not paused.")
+    now = clock.now()
+    for row in DueWork.objects.select_for_update().filter(game=game, status=DueWork.Status.PENDING,
+                                                          due_at__isnull=True):
+        row.due_at, row.remaining = now + (row.remaining or dt.timedelta(0)), None
+        row.save(update_fields=["due_at", "remaining"])
+    Game.objects.filter(pk=game.pk).update(paused_at=None)
+    scheduling.notice_append(game_id=game_id, type_="GameResumed", actor_kind="moderator",
+                             payload={"reason": reason, "moderator": moderator.get_username()})
+
+
+@transaction.atomic
+def deadline_extend(*, game_id: str, moderator: AbstractBaseUser, hours: int, reason: str) -> dt.datetime:
+    """Move the current deadline (and its reminder) on by ``hours``."""
+    reason = _moderator(moderator, reason)
+    if not 1 <= hours <= 24 * 14:
+        raise InvalidSetting("Extend a deadline by 1 hour to 14 days.")
+    game = _locked_game(game_id)
+    rows = list(DueWork.objects.select_for_update().filter(
+        game=game, status=DueWork.Status.PENDING, kind__in=[DueWork.Kind.DEADLINE, DueWork.Kind.REMIND]))
+    deadline = next((r for r in rows if r.kind == DueWork.Kind.DEADLINE), None)
+    if deadline is None:
+        raise InvalidSetting("No deadline is running in this game.")
+    by = dt.timedelta(hours=hours)
+    for row in rows:
+        if row.due_at is not None:
+            row.due_at += by
+        else:
+            row.remaining = (row.remaining or dt.timedelta(0)) + by
+        row.save(update_fields=["due_at", "remaining"])
+    scheduling.notice_append(game_id=game_id, type_="DeadlineExtended", actor_kind="moderator", payload={
+        "key": deadline.key, "hours": hours, "reason": reason, "moderator": moderator.get_username(),
+        "due_at": deadline.due_at.isoformat() if deadline.due_at else None,
+    })
+    return deadline.due_at
+
+
+@transaction.atomic
+def vacation_declare(
+    *, game_id: str, user: AbstractBaseUser, starts_at: dt.datetime, ends_at: dt.datetime, reason: str = ""
+) -> Vacation:
+    """A player's declared absence, within the allowance (``REFEREE_VACATION_DAYS`` per game)."""
+    seat = seat_of(game_id=game_id, user=user)
+    if seat is None:
+        raise SeatError("You have no seat in this game.")
+    now = clock.now()
+    if ends_at <= starts_at or ends_at <= now:
+        raise InvalidSetting("A vacation must end after it starts, and in the future.")
+    allowance = dt.timedelta(days=django_settings.REFEREE_VACATION_DAYS)
+    used = sum((v.ends_at - v.starts_at for v in seat.vacations.all()), dt.timedelta(0))
+    if used + (ends_at - starts_at) > allowance:
+        left = max(allowance - used, dt.timedelta(0))
+        raise InvalidSetting(
+            f"Vacations may add up to {django_settings.REFEREE_VACATION_DAYS} days per game; "
+            f"you have {left.days} days and {left.seconds // 3600} hours left."
+        )
+    game = _locked_game(game_id)
+    vacation = Vacation.objects.create(seat=seat, starts_at=starts_at, ends_at=ends_at, reason=reason.strip()[:200])
+    scheduling.notice_append(game_id=game_id, type_="VacationDeclared", actor_kind="player", payload={
+        "seat": seat.number, "from": starts_at.isoformat(), "until": ends_at.isoformat(),
+        "policy": game.vacation_policy,
+    })
+    if starts_at <= now:
+        for row in DueWork.objects.select_for_update().filter(
+            game=game, status=DueWork.Status.PENDING, kind=DueWork.Kind.DEADLINE, due_at__isnull=False
+        ):
+            if seat.number in row.seats:
+                limit = dt.timedelta(hours=game.turn_limit_hours)
+                row.due_at = now if game.vacation_policy == "referee" else max(row.due_at, ends_at + limit)
+                row.save(update_fields=["due_at"])
+    return vacation
+
+
+@transaction.atomic
+def reminders_set(*, game_id: str, user: AbstractBaseUser, enabled: bool) -> Seat:
+    seat = seat_of(game_id=game_id, user=user)
+    if seat is None:
+        raise SeatError("You have no seat in this game.")
+    seat.reminders = enabled
+    seat.save(update_fields=["reminders"])
+    return seat

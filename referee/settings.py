@@ -115,6 +115,10 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-due-work": {"task": "referee.sweep_due_work", "schedule": REFEREE_SWEEP_SECONDS},
 }
 REFEREE_SNAPSHOT_EVERY = int(os.environ.get("REFEREE_SNAPSHOT_EVERY", "50"))
+REFEREE_REMINDER_HOURS = int(os.environ.get("REFEREE_REMINDER_HOURS", "6"))
+REFEREE_OUTAGE_SECONDS = int(os.environ.get("REFEREE_OUTAGE_SECONDS", "300"))
+REFEREE_VACATION_DAYS = int(os.environ.get("REFEREE_VACATION_DAYS", "14"))
+REFEREE_BASE_URL = os.environ.get("REFEREE_BASE_URL", "http://127.0.0.1:8000")
 
 # --- REST framework -------------------------------------------------------------------------
 REST_FRAMEWORK = {

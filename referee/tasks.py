@@ -1,4 +1,5 @@
-"""Celery tasks: they take ids, call a service, and are safe to deliver twice."""
+"""Celery tasks: they take ids, call the scheduling service, and are safe to deliver twice.
+None is scheduled days ahead (no ETA tasks): the sweeper finds due rows in the database."""
 
 from __future__ import annotations
 
@@ -6,21 +7,21 @@ import logging
 
 from celery import shared_task
 
-from referee import services
-from referee.models import Game
+from referee import scheduling
 
 log = logging.getLogger(__name__)
 
 
-@shared_task(name="referee.run_due_work", acks_late=True)
-def run_due_work(game_id: str, key: str) -> None:
-    outcome = services.due_work_run(game_id=game_id, key=key)
-    log.info("due work %s/%s: %s", game_id, key, "done" if outcome else "nothing to do")
+@shared_task(name="referee.run_due_work", acks_late=True, reject_on_worker_lost=True)
+def run_due_work(game_id: str, key: str) -> str:
+    result = scheduling.due_work_run(game_id=game_id, key=key)
+    log.info("due work %s/%s: %s", game_id, key, result)
+    return result
 
 
-@shared_task(name="referee.sweep_due_work")
+@shared_task(name="referee.sweep_due_work", acks_late=True)
 def sweep_due_work() -> int:
-    """The database, not the broker, knows what is due: re-derive the immediate work of
-    every active game and run what is still pending (a lost task is caught here)."""
-    games = Game.objects.filter(status=Game.Status.ACTIVE, frozen_reason="").values_list("id", flat=True)
-    return sum(services.game_run_pending(game_id=str(g)) for g in games)
+    ran = scheduling.sweep()
+    if ran:
+        log.info("sweeper ran %d due item(s)", ran)
+    return ran
