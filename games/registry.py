@@ -1,18 +1,14 @@
-"""The rulesets this installation knows, by name and version."""
+"""The rulesets this installation ships, by name and version."""
 
 from __future__ import annotations
 
+from functools import cache
+
 from games.base import Registry
 
-REGISTRY = Registry()
 
-
+@cache
 def default_registry() -> Registry:
-    """Every ruleset shipped under ``games/``. Imported lazily so a broken ruleset
-    cannot stop the others from loading in tests of the core."""
-    registry = REGISTRY
-    try:
-        from games.worms import RULESET as WORMS
-    except ImportError:  # the flagship lands in its own issue
-        return registry
-    return registry.register(WORMS)
+    from games.worms import RULESET as WORMS
+
+    return Registry().register(WORMS)

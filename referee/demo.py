@@ -30,4 +30,15 @@ def demo_game_ensure() -> Game:
     for user in accounts[:2]:
         services.seat_add(game=game, user=user, name=user.username.title())
     services.game_start(game=game)
+    if ruleset == "worms":
+        # Sign-up done for them, so the demo opens on a board with a turn running.
+        shopping = [
+            ("mad_cow", [{"item": "bazooka", "count": 3}, {"item": "grenade", "count": 3},
+                         {"item": "mine", "count": 2}, {"item": "dynamite", "count": 1}]),
+            ("minigun", [{"item": "shotgun", "count": 3}, {"item": "longbow", "count": 2},
+                         {"item": "dynamite", "count": 2}, {"item": "mine", "count": 2}]),
+        ]
+        for user, (team_weapon, items) in zip(accounts[:2], shopping, strict=True):
+            services.command_handle(game_id=str(game.pk), user=user, command_type="SubmitShoppingList",
+                                    payload={"team_weapon": team_weapon, "items": items})
     return game

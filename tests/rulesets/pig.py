@@ -33,6 +33,8 @@ from games.serialization import DataError, from_data
 @dataclass(frozen=True)
 class PigSettings:
     target: int = 30
+    #: Busy work in the turn-start phase, so a test can kill a worker in the middle of it.
+    start_cost: int = 0
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,7 @@ class PigState:
     turn_total: int = 0
     turn_started: bool = False
     target: int = 30
+    start_cost: int = 0
     winner: int | None = None
     notes: tuple[tuple[int, str], ...] = ()
 
@@ -77,6 +80,7 @@ class StartTurn(Command):
 class GameSetUp(Event):
     order: tuple[int, ...]
     target: int
+    start_cost: int = 0
 
 
 @dataclass(frozen=True)
@@ -144,7 +148,7 @@ class Pig(Ruleset):
 
     def setup(self, settings: PigSettings, seats: Sequence[SeatInfo], dice: Dice) -> tuple[Event, ...]:
         order = dice.shuffle("turn order", [s.number for s in seats])
-        return (GameSetUp(order, settings.target),)
+        return (GameSetUp(order, settings.target, settings.start_cost),)
 
     def decide(self, state: PigState, command: Command, dice: Dice) -> tuple[Event, ...]:
         if state.winner is not None:
@@ -154,6 +158,7 @@ class Pig(Ruleset):
                 raise RuleViolation("turn", "Only the referee starts turns.")
             if state.turn_started or command.turn != state.turn:
                 raise RuleViolation("turn", f"Turn {command.turn} is not waiting to start.")
+            _busy(state.start_cost)
             return (TurnStarted(state.turn, state.order[state.to_move]),)
         seat = command.actor.seat
         if isinstance(command, WriteNote):
@@ -182,8 +187,10 @@ class Pig(Ruleset):
 
     def evolve(self, state: PigState, event: Event) -> PigState:
         match event:
-            case GameSetUp(order=order, target=target):
-                return replace(state, order=order, scores=tuple((s, 0) for s in sorted(order)), target=target)
+            case GameSetUp(order=order, target=target, start_cost=cost):
+                return replace(
+                    state, order=order, scores=tuple((s, 0) for s in sorted(order)), target=target, start_cost=cost
+                )
             case TurnStarted():
                 return replace(state, turn_started=True, turn_total=0)
             case DieRolled(value=value) if value != 1:
@@ -232,6 +239,12 @@ class Pig(Ruleset):
             "winner": state.winner,
             "notes": notes,
         }
+
+
+def _busy(iterations: int) -> None:
+    total = 0
+    for i in range(iterations):
+        total ^= i
 
 
 def _next_turn(state: PigState) -> PigState:

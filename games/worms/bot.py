@@ -1,0 +1,124 @@
+"""The ``bot`` deadline policy (§3 "you will have it taken for you"): a plain, fair player.
+
+It uses only what the acting team may know (no crate contents, no booby traps, no other
+team's inventory) and plays a turn that cannot be refused: safe walks first (no mines,
+no falls of more than 2), then at most one prod as the last act, then the end.
+
+1. If an enemy worm can be prodded into water (or off a cliff), walk there and prod.
+2. Otherwise walk the first worm that can reach a crate or donor card onto it.
+3. End the turn.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from games.base import Actor, ActorKind, Command
+from games.worms.board import (
+    ORTHOGONAL,
+    Direction,
+    Square,
+    name,
+    on_board,
+    orthogonal_neighbours,
+    step,
+)
+from games.worms.commands import EndTurn, Fire, MoveWorm, SkipTurn, Step, SubmitTurn
+from games.worms.movement import step_problem
+from games.worms.physics import FALL_SAFE, fall_damage
+from games.worms.state import Stage, Worm, WormProgress, WormsState
+from games.worms.turn import MAX_WORMS_PER_TURN, MOVES_PER_WORM
+
+DROWN_VALUE = 1000
+
+
+def plan(state: WormsState, seat: int) -> Command:
+    actor = Actor(ActorKind.REFEREE, seat)
+    if state.stage is not Stage.ACTING or state.seat != seat:
+        return SkipTurn(actor=actor, turn=state.turn)
+    steps: list[Step] = []
+    best = _best_prod(state, seat) if state.progress.weapon is None else None
+    if best is not None:
+        worm, path, direction = best
+        if path:
+            steps.append(MoveWorm(worm=worm.id, path=tuple(name(s) for s in path)))
+        steps.append(Fire(worm=worm.id, weapon="prod", target=direction.value))
+    else:
+        walk = _walk_to_crate(state, seat)
+        if walk is not None:
+            worm, path = walk
+            steps.append(MoveWorm(worm=worm.id, path=tuple(name(s) for s in path)))
+    steps.append(EndTurn())
+    return SubmitTurn(actor=actor, steps=tuple(steps))
+
+
+def _movers(state: WormsState, seat: int) -> list[tuple[Worm, int]]:
+    """Worms that may still walk this turn, with their squares left."""
+    progress = state.progress
+    out = []
+    for worm in state.worms_of(seat):
+        mine = progress.of(worm.id)
+        if mine is None and len(progress.worms) >= MAX_WORMS_PER_TURN:
+            continue
+        if progress.weapon is not None and progress.shooter != worm.id:
+            continue
+        mine = mine or WormProgress(worm.id, 0, MOVES_PER_WORM)
+        out.append((worm, mine.allowance - mine.moved))
+    return out
+
+
+def _reachable(state: WormsState, worm: Worm, budget: int) -> dict[Square, list[Square]]:
+    """Squares the worm can walk to safely, with a shortest path to each."""
+    paths: dict[Square, list[Square]] = {worm.square: []}
+    queue = deque([worm.square])
+    while queue:
+        square = queue.popleft()
+        if len(paths[square]) >= budget:
+            continue
+        for nxt in orthogonal_neighbours(square):
+            if nxt in paths or step_problem(state, square, nxt) is not None:
+                continue
+            if state.mine_at(nxt) is not None or state.height(square) - state.height(nxt) > FALL_SAFE:
+                continue
+            paths[nxt] = [*paths[square], nxt]
+            queue.append(nxt)
+    return paths
+
+
+def _prod_value(state: WormsState, seat: int, frm: Square, direction: Direction) -> int:
+    target = step(frm, direction)
+    if not on_board(target):
+        return 0
+    enemy = state.worm_at(target)
+    if enemy is None or enemy.seat == seat:
+        return 0
+    if not -1 <= state.height(target) - state.height(frm) <= 0:
+        return 0
+    landing = step(target, direction)
+    air = state.height(target) + 1
+    if not on_board(landing) or state.height(landing) > air or state.blocked(landing):
+        return 0
+    if state.is_water(landing):
+        return DROWN_VALUE
+    return fall_damage(air - state.height(landing)) + (40 if state.mine_at(landing) else 0)
+
+
+def _best_prod(state: WormsState, seat: int) -> tuple[Worm, list[Square], Direction] | None:
+    best: tuple[int, Worm, list[Square], Direction] | None = None
+    for worm, budget in _movers(state, seat):
+        for square, path in _reachable(state, worm, budget).items():
+            for direction in ORTHOGONAL:
+                value = _prod_value(state, seat, square, direction)
+                if value > 0 and (best is None or value > best[0]):
+                    best = (value, worm, path, direction)
+    return None if best is None else (best[1], best[2], best[3])
+
+
+def _walk_to_crate(state: WormsState, seat: int) -> tuple[Worm, list[Square]] | None:
+    for worm, budget in _movers(state, seat):
+        paths = _reachable(state, worm, budget)
+        goals = [s for s in paths if paths[s] and (state.crate_at(s) or state.card_at(s))]
+        if goals:
+            goal = min(goals, key=lambda s: (len(paths[s]), s[1], s[0]))
+            return worm, paths[goal]
+    return None

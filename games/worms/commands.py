@@ -1,0 +1,87 @@
+"""Orders (imperative). The referee fills ``actor`` and ``at_ms``; the seat is the actor's."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games.base import Command
+from games.worms.state import Stock
+
+
+@dataclass(frozen=True, kw_only=True)
+class SubmitShoppingList(Command):
+    """§4, §6: the weapons bought before the start, private to the seat."""
+
+    team_weapon: str
+    items: tuple[Stock, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class StartGame(Command):
+    """§4: map, placement and turn order, once every seat has a shopping list."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class StartTurn(Command):
+    """§7, §9, §10: the turn-start phase, run by the scheduler (``turn:{n}:start``)."""
+
+    turn: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class MoveWorm(Command):
+    """§7: walk one worm along orthogonally adjacent squares, e.g. ``("c5", "d5")``."""
+
+    worm: str
+    path: tuple[str, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Fire(Command):
+    """§5, §7: the team's weapon for this turn. ``target`` is a square or a direction
+    (N, E, S, W...) depending on the weapon; ``mine_type`` for a placed mine."""
+
+    worm: str
+    weapon: str
+    target: str = ""
+    mine_type: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class EndTurn(Command):
+    """§7: the player is done."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Surrender(Command):
+    """§7: the team's worms are removed from the board."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class SkipTurn(Command):
+    """§7: the deadline passed; the referee ends the turn ("taken for you")."""
+
+    turn: int
+
+
+Step = MoveWorm | Fire | EndTurn
+
+
+@dataclass(frozen=True, kw_only=True)
+class SubmitTurn(Command):
+    """§7: a whole turn at once (a forum post), checked step by step, applied atomically."""
+
+    steps: tuple[Step, ...]
+
+
+COMMAND_TYPES: tuple[type[Command], ...] = (
+    SubmitShoppingList,
+    StartGame,
+    StartTurn,
+    MoveWorm,
+    Fire,
+    EndTurn,
+    Surrender,
+    SkipTurn,
+    SubmitTurn,
+)

@@ -1,0 +1,27 @@
+"""The working copy ``decide`` builds: each event is applied as soon as it is emitted, so
+later checks see its effect, and the events are returned at the end."""
+
+from __future__ import annotations
+
+from games.base import Event
+from games.dice import Dice
+from games.worms.evolve import apply
+from games.worms.state import WormsState
+
+
+class Outcome:
+    def __init__(self, state: WormsState, dice: Dice) -> None:
+        self.state = state
+        self.dice = dice
+        self.events: list[Event] = []
+        #: set when something ends the acting team's turn (a fall, a mine...)
+        self.turn_over: str | None = None
+
+    def emit(self, *events: Event) -> None:
+        for event in events:
+            self.events.append(event)
+            self.state = apply(self.state, event)
+
+    def end_turn(self, reason: str) -> None:
+        if self.turn_over is None:
+            self.turn_over = reason

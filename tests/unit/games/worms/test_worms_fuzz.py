@@ -1,0 +1,81 @@
+"""Random orders, good and bad, from every seat: the engine either refuses them with a
+RuleViolation or applies them, and every position reached is valid and replays."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from worms_helpers import SEED, started_game
+
+from games.base import Actor, Command, RuleViolation
+from games.dice import RecordedDice, SeededDice
+from games.worms import RULESET
+from games.worms.board import COLUMNS, SIZE, Direction
+from games.worms.commands import EndTurn, Fire, MoveWorm, SubmitTurn, Surrender
+from games.worms.notation import format_position, parse, validate
+from games.worms.state import WormsState
+
+
+def _square(rng: random.Random, near: tuple[int, int] | None = None) -> str:
+    if near is not None and rng.random() < 0.8:
+        x = min(SIZE - 1, max(0, near[0] + rng.choice((-1, 0, 1))))
+        y = min(SIZE - 1, max(0, near[1] + rng.choice((-1, 0, 1))))
+    else:
+        x, y = rng.randrange(SIZE), rng.randrange(SIZE)
+    return f"{COLUMNS[x]}{y + 1}"
+
+
+def _order(rng: random.Random, state: WormsState) -> Command:
+    seat = state.seat if rng.random() < 0.9 else rng.choice([t.seat for t in state.teams])
+    worms = state.worms_of(seat) or state.worms
+    worm = rng.choice(worms) if worms else None
+    worm_id = worm.id if worm else "A1"
+    near = worm.square if worm else None
+    roll = rng.random()
+    if roll < 0.5:
+        command: Command = MoveWorm(worm=worm_id, path=tuple(_square(rng, near) for _ in range(rng.randint(1, 4))))
+    elif roll < 0.75:
+        weapon = rng.choice(("prod", "prod", "mine", "dynamite", "bazooka", "handgun", "parachute", "laser"))
+        target = rng.choice([d.value for d in Direction] + [_square(rng, near), ""])
+        command = Fire(worm=worm_id, weapon=weapon, target=target, mine_type=rng.choice(("", "d", "s", "p", "q")))
+    elif roll < 0.9:
+        command = EndTurn()
+    elif roll < 0.995:
+        steps = tuple(_order(rng, state) for _ in range(rng.randint(1, 4)))
+        command = SubmitTurn(steps=tuple(s for s in steps if isinstance(s, MoveWorm | Fire | EndTurn)) or (EndTurn(),))
+    else:
+        command = Surrender()
+    return type(command)(**{**command.__dict__, "actor": Actor.player(seat)})
+
+
+@pytest.mark.parametrize("game", [f"fuzz-{n}" for n in range(6)])
+def test_random_orders_are_refused_or_applied_and_every_position_is_valid(game: str) -> None:
+    rng = random.Random(game)
+    start = started_game(rng.randint(2, 5), game)
+    state = start
+    log = []
+    refused = applied = 0
+    for seq in range(400):
+        if RULESET.is_finished(state):
+            break
+        work = RULESET.scheduled_work(state)
+        command = work[0].command if work and work[0].when == "now" else _order(rng, state)
+        dice = SeededDice(SEED, game, seq)
+        try:
+            events = RULESET.decide(state, command, dice)
+        except RuleViolation as exc:
+            assert exc.rule.startswith("§") and exc.message, exc
+            refused += 1
+            continue
+        applied += 1
+        log.append((command, tuple(dice.draws), events))
+        state = RULESET.fold(state, events)
+        assert validate(state) == [], (validate(state), format_position(state))
+        assert format_position(parse(format_position(state))) == format_position(state)
+    assert refused and applied
+    replayed = start
+    for command, draws, events in log:
+        assert RULESET.decide(replayed, command, RecordedDice(draws)) == events
+        replayed = RULESET.fold(replayed, events)
+    assert replayed == state

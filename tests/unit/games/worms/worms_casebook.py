@@ -1,0 +1,284 @@
+"""The Worms case catalogue (in the manner of the DATC): load the cases from
+``cases/*.toml``, run one, check its expectations, render the catalogue as Markdown.
+
+Regenerate the document with ``python tests/unit/games/worms/worms_casebook.py``.
+
+Each case: ``id`` (W7.3), ``name`` (reads as a rule), ``section``, ``clause`` (quoted),
+``position`` (notation), ``orders`` (order text, see games/worms/orders.py; prefix
+``seat N:`` to give it as another seat), ``dice`` (forced draws, all must be used), and
+either ``reject`` (the rule of the refusal, for the last order) with ``reason`` (a part of
+the message), or ``expect`` (checks, below) and/or ``after`` (the whole position after).
+
+Checks: ``A1 at c5``, ``A1 health 130``, ``A1 poison 2``, ``A1 dead``, ``seat 2 to act``,
+``stage starting``, ``turn 5``, ``round 3``, ``water 2``, ``wind E2``, ``wind calm``,
+``sudden death``, ``no sudden death``, ``stalemate``, ``mine at c5``, ``no mine at c5``,
+``crate at c5``, ``no crate at c5``, ``card at c5 holds mine1+dynamite1``, ``no card at c5``,
+``height c5 3``, ``crate at c5 holds w:bazooka3``, ``list of seat 1 holds prod*+...``, ``team A holds bazooka3``, ``team A has no bazooka``, ``team B out``,
+``winner 1``, ``draw``, ``event WormDamaged``, ``no event TurnEnded``.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[4]
+if str(ROOT) not in sys.path:  # running this file as a script
+    sys.path.insert(0, str(ROOT))
+
+from games.base import SCHEDULER, Actor, Command, Event, RuleViolation, SeatInfo  # noqa: E402
+from games.dice import ForcedDice  # noqa: E402
+from games.worms import RULESET  # noqa: E402
+from games.worms.board import parse_square  # noqa: E402
+from games.worms.commands import SkipTurn, StartTurn  # noqa: E402
+from games.worms.notation import format_items, format_position, parse  # noqa: E402
+from games.worms.orders import parse_order  # noqa: E402
+from games.worms.state import Phase, Settings, WormsState  # noqa: E402
+
+CASES_DIR = Path(__file__).parent / "cases"
+DOC = ROOT / "docs" / "cases" / "worms.md"
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    name: str
+    section: str
+    clause: str
+    position: str
+    orders: tuple[str, ...]
+    dice: tuple[int, ...] = ()
+    expect: tuple[str, ...] = ()
+    after: str = ""
+    reject: str = ""
+    reason: str = ""
+    ruling: str = ""
+    note: str = ""
+    #: instead of a position: a game just set up with this many seats (sign-up, §4, §6)
+    seats: int = 0
+
+    @property
+    def test_name(self) -> str:
+        slug = re.sub(r"[^a-z0-9]+", "_", f"{self.id} {self.name}".lower()).strip("_")
+        return f"test_{slug}"
+
+
+@dataclass
+class Result:
+    state: WormsState
+    events: list[Event] = field(default_factory=list)
+    rejection: RuleViolation | None = None
+    unused_dice: int = 0
+
+
+def load_cases() -> list[Case]:
+    cases: list[Case] = []
+    for path in sorted(CASES_DIR.glob("*.toml")):
+        with path.open("rb") as fh:
+            data = tomllib.load(fh)
+        for raw in data.get("case", []):
+            for key in ("orders", "dice", "expect"):
+                raw[key] = tuple(raw.get(key, ()))
+            cases.append(Case(**raw))
+    return sorted(cases, key=lambda c: [int(p) if p.isdigit() else p for p in re.split(r"[W.]", c.id)])
+
+
+def _command(state: WormsState, text: str) -> Command:
+    seat = state.seat
+    match = re.match(r"seat (\d+):\s*(.*)$", text)
+    if match:
+        seat, text = int(match.group(1)), match.group(2)
+    command = parse_order(text, state.turn)
+    if isinstance(command, StartTurn | SkipTurn) and not match:
+        return replace(command, actor=SCHEDULER)
+    return replace(command, actor=Actor.player(seat) if seat is not None else SCHEDULER)
+
+
+def initial(case: Case) -> WormsState:
+    if case.seats:
+        seats = [SeatInfo(n, f"player {n}") for n in range(1, case.seats + 1)]
+        return RULESET.fold(RULESET.initial_state(), RULESET.setup(Settings(), seats, ForcedDice()))
+    return parse(case.position)
+
+
+def run(case: Case) -> Result:
+    state = initial(case)
+    dice = ForcedDice(case.dice)
+    result = Result(state)
+    for i, text in enumerate(case.orders):
+        command = _command(result.state, text)
+        try:
+            events = RULESET.decide(result.state, command, dice)
+        except RuleViolation as exc:
+            if i != len(case.orders) - 1:
+                raise AssertionError(f"order {i + 1} ({text!r}) was refused: {exc}") from exc
+            result.rejection = exc
+            break
+        result.events.extend(events)
+        result.state = RULESET.fold(result.state, events)
+    result.unused_dice = len(dice.values)
+    return result
+
+
+def check(state: WormsState, events: list[Event], text: str) -> str | None:
+    """None if ``text`` holds in ``state``; else what is wrong."""
+    words = text.split()
+    names = [type(e).__name__ for e in events]
+
+    def worm_field(worm_id: str) -> str:
+        worm = state.worm(worm_id)
+        return "dead" if worm is None else f"at {_sq(worm.square)}, health {worm.health}, poison {worm.poison}"
+
+    m = re.match(r"([A-H]\d+) (at|health|poison) (\w+)$", text)
+    if m:
+        worm = state.worm(m.group(1))
+        if worm is None:
+            return f"{m.group(1)} is dead"
+        actual = {"at": _sq(worm.square), "health": str(worm.health), "poison": str(worm.poison)}[m.group(2)]
+        return None if actual == m.group(3).lower() else f"{m.group(1)} is {worm_field(m.group(1))}"
+    m = re.match(r"([A-H]\d+) (dead|alive)$", text)
+    if m:
+        alive = state.worm(m.group(1)) is not None
+        return None if alive == (m.group(2) == "alive") else f"{m.group(1)} is {worm_field(m.group(1))}"
+    m = re.match(r"seat (\d+) to act$", text)
+    if m:
+        return None if state.seat == int(m.group(1)) else f"seat {state.seat} is to act"
+    simple = {
+        "stage": lambda: state.stage.value,
+        "turn": lambda: str(state.turn),
+        "round": lambda: str(state.round),
+        "water": lambda: str(state.water),
+        "winner": lambda: str(state.winner),
+    }
+    if len(words) == 2 and words[0] in simple:
+        actual = simple[words[0]]()
+        return None if actual == words[1] else f"{words[0]} is {actual}"
+    if words[0] == "wind":
+        wind = "calm" if state.wind.calm else f"{state.wind.direction}{state.wind.strength}"
+        return None if wind == words[1] else f"wind is {wind}"
+    flags = {
+        "sudden death": state.sudden_death,
+        "no sudden death": not state.sudden_death,
+        "stalemate": state.stalemate,
+        "draw": state.phase is Phase.FINISHED and state.winner is None,
+    }
+    if text in flags:
+        return None if flags[text] else f"not {text}"
+    m = re.match(r"(no )?(mine|crate|card|drum) at ([a-o]\d+)$", text)
+    if m:
+        square = parse_square(m.group(3))
+        thing = {"mine": state.mine_at, "crate": state.crate_at, "card": state.card_at, "drum": state.drum_at}[
+            m.group(2)
+        ](square)
+        wanted = m.group(1) is None
+        return None if (thing is not None) == wanted else f"{m.group(2)} at {m.group(3)}: {thing}"
+    m = re.match(r"card at ([a-o]\d+) holds (\S+)$", text)
+    if m:
+        card = state.card_at(parse_square(m.group(1)))
+        held = None if card is None else format_items(card.contents) or "nothing"
+        return None if held == m.group(2) else f"card at {m.group(1)}: {held}"
+    m = re.match(r"(crate at [a-o]\d+|list of seat \d+) holds (\S*)$", text)
+    if m:
+        if m.group(1).startswith("crate"):
+            crate = state.crate_at(parse_square(m.group(1).split()[-1]))
+            held = None if crate is None else f"{crate.kind.value}:{format_items(crate.contents)}"
+        else:
+            seat = int(m.group(1).split()[-1])
+            lists = [s for s in state.shopping if s.seat == seat]
+            held = format_items(lists[0].inventory) if lists else None
+        return None if held == m.group(2) else f"{m.group(1)}: {held}"
+    m = re.match(r"height ([a-o]\d+) (\d+)$", text)
+    if m:
+        h = state.height(parse_square(m.group(1)))
+        return None if h == int(m.group(2)) else f"height of {m.group(1)} is {h}"
+    m = re.match(r"team ([A-H]) (holds|has no) (\S+)$", text)
+    if m:
+        team = state.team_of_letter(m.group(1))
+        inv = format_items(team.inventory) if team else ""
+        held = inv.split("+")
+        if m.group(2) == "holds":
+            return None if m.group(3) in held else f"team {m.group(1)} holds {inv}"
+        names = [re.sub(r"[*0-9]+$", "", h) for h in held]
+        return None if m.group(3) not in names else f"team {m.group(1)} holds {inv}"
+    m = re.match(r"team ([A-H]) (out|in)$", text)
+    if m:
+        team = state.team_of_letter(m.group(1))
+        return None if team is not None and team.out == (m.group(2) == "out") else f"team {m.group(1)}: {team}"
+    m = re.match(r"(no )?event (\w+)$", text)
+    if m:
+        present = m.group(2) in names
+        return None if present == (m.group(1) is None) else f"events were {names}"
+    raise AssertionError(f"unknown check {text!r}")
+
+
+def _sq(square: tuple[int, int]) -> str:
+    from games.worms.board import name
+
+    return name(square)
+
+
+def verify(case: Case) -> None:
+    """Run the case and raise AssertionError (with the position) if it does not hold."""
+    if not case.seats:
+        assert format_position(parse(case.position)) == case.position, "the position does not round-trip"
+    result = run(case)
+    where = f"\n  position after: {format_position(result.state)}\n  events: {[type(e).__name__ for e in result.events]}"
+    if case.reject:
+        assert result.rejection is not None, f"{case.id}: expected a refusal under {case.reject}{where}"
+        assert result.rejection.rule == case.reject, f"{case.id}: refused under {result.rejection.rule}: {result.rejection.message}"
+        for part in case.reason.split(" | "):
+            assert part.lower() in result.rejection.message.lower(), (
+                f"{case.id}: reason was {result.rejection.message!r}, expected it to mention {part!r}"
+            )
+    else:
+        assert result.rejection is None, f"{case.id}: refused: {result.rejection}{where}"
+    assert result.unused_dice == 0, f"{case.id}: {result.unused_dice} forced dice were not used{where}"
+    problems = [f"{text}: {p}" for text in case.expect if (p := check(result.state, result.events, text))]
+    assert not problems, f"{case.id}: " + "; ".join(problems) + where
+    if case.after:
+        assert format_position(result.state) == case.after, f"{case.id}: position differs{where}"
+
+
+def render_markdown(cases: list[Case]) -> str:
+    lines = [
+        "# Worms: Evolved v2.1 — rules case catalogue",
+        "",
+        "Generated from `tests/unit/games/worms/cases/*.toml` by",
+        "`python tests/unit/games/worms/worms_casebook.py`; each case is a test named after its id",
+        "(`tests/unit/games/worms/test_worms_cases.py`). Positions are in the notation of",
+        "[docs/notation.md](../notation.md); rulings are in [docs/rulings.md](../rulings.md).",
+        "",
+    ]
+    section = None
+    for case in cases:
+        if case.section != section:
+            section = case.section
+            lines += [f"## {section}", ""]
+        lines += [f"### {case.id} — {case.name.replace('_', ' ')}", "", f"Test: `{case.test_name}`", ""]
+        lines += [f"> {case.clause.strip()}", ""]
+        if case.ruling:
+            lines += [f"Ruling: {case.ruling}", ""]
+        if case.note:
+            lines += [case.note.strip(), ""]
+        if case.seats:
+            lines += [f"Position: a game just set up with {case.seats} seats (sign-up).", ""]
+        else:
+            lines += ["Position:", "", "```", case.position, "```", ""]
+        lines += ["Orders: " + "; ".join(f"`{o}`" for o in case.orders)]
+        if case.dice:
+            lines += ["", "Dice: " + ", ".join(str(d) for d in case.dice)]
+        lines += [""]
+        if case.reject:
+            lines += [f"Result: refused under {case.reject} (“{case.reason}”), nothing changes.", ""]
+        else:
+            lines += ["Result: " + "; ".join(case.expect) + ".", ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+if __name__ == "__main__":
+    DOC.parent.mkdir(parents=True, exist_ok=True)
+    DOC.write_text(render_markdown(load_cases()), encoding="utf-8")
+    print(f"wrote {DOC}")
