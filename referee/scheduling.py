@@ -16,7 +16,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
-from games.base import REFEREE, Ruleset, RuleViolation
+from games.base import REFEREE, Actor, ActorKind, Ruleset, RuleViolation
 from referee import clock, notifications
 from referee.errors import RefereeError
 from referee.models import DueWork, Game, SchedulerHeartbeat, Seat, Vacation
@@ -205,9 +205,11 @@ def _expire(game: Game, row: DueWork, now: dt.datetime) -> str:
         "policy": game.deadline_policy, "reason": why,
     })
     command = rules.deadline_command(state, seats, game.deadline_policy)
+    # The referee plays *for* the seat: the seat stays on the actor so the rules need not guess.
+    actor = Actor(ActorKind.REFEREE, seats[0]) if len(seats) == 1 else REFEREE
     referee.handle(
         game_id, command_type=type(command).__name__, payload=rules.command_to_data(command),
-        actor=REFEREE, idempotency_key=row.key,
+        actor=actor, idempotency_key=row.key,
     )
     return f"referee played {type(command).__name__} ({game.deadline_policy}) because {why}"
 
