@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
+from django.core.exceptions import PermissionDenied
 from django.http import Http404
-from rest_framework import exceptions, status
+from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
@@ -13,10 +15,15 @@ from games.base import RuleViolation
 from games.serialization import DataError
 from referee.errors import RefereeError
 
+log = logging.getLogger(__name__)
 
-def problem(status_code: int, code: str, title: str, detail: str, **extra: Any) -> Response:
+
+def problem(status_code: int, code: str, title: str, detail: str, headers: dict[str, str] | None = None,
+            **extra: Any) -> Response:
     body = {"type": f"/problems/{code}", "title": title, "status": status_code, "detail": detail, **extra}
-    return Response(body, status=status_code, content_type="application/problem+json")
+    response = Response(body, status=status_code, headers=headers)
+    response.content_type = "application/problem+json"
+    return response
 
 
 def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
@@ -26,13 +33,28 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         return problem(400, "malformed", "Malformed request", str(exc))
     if isinstance(exc, RefereeError):
         return problem(exc.status, exc.code, exc.code.replace("_", " ").capitalize(), exc.message)
-    if isinstance(exc, Http404):
+    if isinstance(exc, (Http404, exceptions.NotFound)):
         return problem(404, "not_found", "Not found", "There is nothing here, or it is not yours to see.")
+    if isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied()
     response = exception_handler(exc, context)
     if response is None:
         return None
+    headers = {k: v for k, v in response.items() if k in ("WWW-Authenticate", "Retry-After", "Allow")}
     if isinstance(exc, exceptions.ValidationError):
-        return problem(400, "invalid", "Invalid request", "The request is not valid.", errors=exc.detail)
+        return problem(400, "invalid", "Invalid request", _first_message(exc.detail), headers, errors=exc.detail)
+    if isinstance(exc, exceptions.Throttled):
+        return problem(429, "throttled", "Too many requests",
+                       f"Slow down: try again in {exc.wait or 1:.0f} seconds.", headers)
+    code = str(getattr(exc, "default_code", "error"))
     detail = exc.detail if isinstance(exc, exceptions.APIException) else str(exc)
-    code = getattr(exc, "default_code", "error")
-    return problem(response.status_code or status.HTTP_400_BAD_REQUEST, str(code), str(code).replace("_", " ").capitalize(), str(detail))
+    return problem(response.status_code, code, code.replace("_", " ").capitalize(), str(detail), headers)
+
+
+def _first_message(detail: Any, path: str = "") -> str:
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            return _first_message(value, f"{path}.{key}" if path else str(key))
+    if isinstance(detail, list) and detail:
+        return _first_message(detail[0], path)
+    return f"{path}: {detail}" if path else str(detail)

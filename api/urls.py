@@ -1,13 +1,34 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from api import views
+from api.views import audit, auth, lobby, play
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
-    path("games/", views.GameListApi.as_view(), name="game-list"),
-    path("games/<str:game_id>/state/", views.GameStateApi.as_view(), name="game-state"),
-    path("games/<str:game_id>/events/", views.GameEventsApi.as_view(), name="game-events"),
-    path("games/<str:game_id>/commands/", views.GameCommandApi.as_view(), name="game-command"),
+    path("auth/signup/", auth.SignupApi.as_view(), name="signup"),
+    path("auth/token/", auth.TokenApi.as_view(), name="token"),
+    path("me/", auth.MeApi.as_view(), name="me"),
+    path("rulesets/", lobby.RulesetListApi.as_view(), name="ruleset-list"),
+    path("games/", lobby.GameListApi.as_view(), name="game-list"),
+    path("games/<str:game_id>/", lobby.GameDetailApi.as_view(), name="game-detail"),
+    path("games/<str:game_id>/join/", lobby.GameJoinApi.as_view(), name="game-join"),
+    path("games/<str:game_id>/start/", lobby.GameStartApi.as_view(), name="game-start"),
+    path("games/<str:game_id>/state/", play.GameStateApi.as_view(), name="game-state"),
+    path("games/<str:game_id>/events/", play.GameEventsApi.as_view(), name="game-events"),
+    path("games/<str:game_id>/commands/", play.GameCommandApi.as_view(), name="game-command"),
+    path("games/<str:game_id>/turn/", play.GameTurnApi.as_view(), name="game-turn"),
+    path("games/<str:game_id>/end-turn/", play.GameEndTurnApi.as_view(), name="game-end-turn"),
+    path("games/<str:game_id>/surrender/", play.GameSurrenderApi.as_view(), name="game-surrender"),
+    path("games/<str:game_id>/inbox/", play.GameInboxApi.as_view(), name="game-inbox"),
+    path("games/<str:game_id>/reminders/", play.GameRemindersApi.as_view(), name="game-reminders"),
+    path("games/<str:game_id>/vacation/", play.GameVacationApi.as_view(), name="game-vacation"),
+    path("games/<str:game_id>/replay/", audit.GameReplayApi.as_view(), name="game-replay"),
+    path("games/<str:game_id>/log/", audit.GameLogApi.as_view(), name="game-log"),
+    path("games/<str:game_id>/verify/", audit.GameVerifyApi.as_view(), name="game-verify"),
+    path("games/<str:game_id>/corrections/", audit.GameCorrectionApi.as_view(), name="game-corrections"),
+    path("games/<str:game_id>/dice/", audit.GameDiceApi.as_view(), name="game-dice"),
+    path("leagues/", lobby.LeagueListApi.as_view(), name="league-list"),
+    path("leagues/<int:league_id>/queue/", lobby.LeagueQueueApi.as_view(), name="league-queue"),
+    path("leagues/<int:league_id>/next-game/", lobby.LeagueNextGameApi.as_view(), name="league-next-game"),
 ]

@@ -349,6 +349,7 @@ class Referee:
                 continue
             item = {
                 "seq": r.seq, "kind": str(r.kind), "type": r.type, "payload": payload,
+                "audience": r.audience_kind,
                 "actor": {"kind": r.actor_kind, "seat": r.actor_seat},
                 "cause_seq": r.cause_seq, "at": r.created_at.isoformat(),
             }

@@ -29,6 +29,8 @@ class Game(models.Model):
     max_seats = models.PositiveSmallIntegerField(default=8)
     #: Keep the whole log for moderators after the game ends (otherwise it becomes public).
     private_log = models.BooleanField(default=False)
+    #: Only its players, its creator and moderators know a private game exists.
+    is_private = models.BooleanField(default=False)
     #: Hours each turn may take before the referee takes it (the rulebook's 24-48).
     turn_limit_hours = models.PositiveSmallIntegerField(default=36)
     #: What the referee plays for a seat that missed its deadline (a ruleset's policy name).
@@ -59,6 +61,8 @@ class Seat(models.Model):
     joined_at = models.DateTimeField(auto_now_add=True)
     #: The player wants e-mail when their turn starts and before its deadline.
     reminders = models.BooleanField(default=True)
+    #: An order given when joining (a private purchase list), placed for the seat at the start.
+    signup_order = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "number"]
@@ -183,3 +187,45 @@ class SchedulerHeartbeat(models.Model):
 
     name = models.CharField(max_length=40, primary_key=True)
     last_run_at = models.DateTimeField()
+
+
+class IdempotentRequest(models.Model):
+    """The first answer to a write sent with an ``Idempotency-Key``: a retry gets it again."""
+
+    user = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=120)
+    method = models.CharField(max_length=8)
+    path = models.CharField(max_length=300)
+    fingerprint = models.CharField(max_length=64)
+    status = models.PositiveSmallIntegerField()
+    body = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "key"], name="idempotent_request_unique")]
+
+
+class League(models.Model):
+    """A queue of players for successive games of one ruleset (section 4's sign-up rules)."""
+
+    name = models.CharField(max_length=120, unique=True)
+    ruleset = models.CharField(max_length=40)
+    seats_per_game = models.PositiveSmallIntegerField(default=4)
+    game_settings = models.JSONField(default=dict)
+    turn_limit_hours = models.PositiveSmallIntegerField(default=36)
+    last_game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class LeagueEntry(models.Model):
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="entries")
+    user = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    signup_order = models.JSONField(null=True, blank=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["joined_at", "id"]
+        constraints = [models.UniqueConstraint(fields=["league", "user"], name="league_entry_unique")]

@@ -14,7 +14,7 @@ from django.db import transaction
 from games.base import MODERATOR, Actor, SeatInfo
 from referee import clock, scheduling
 from referee.core import Outcome, Referee, VerifyReport
-from referee.errors import GameNotActive, GameNotFound, InvalidSetting, SeatError
+from referee.errors import ConcurrencyError, GameNotActive, GameNotFound, InvalidSetting, SeatError
 from referee.models import DueWork, Game, Seat, Vacation
 from referee.rulesets import get_registry
 from referee.store.django_store import DjangoEventStore
@@ -30,10 +30,14 @@ def referee_get() -> Referee:
 def game_create(
     *, name: str, ruleset: str, version: str | None = None, settings: dict[str, Any] | None = None,
     created_by: AbstractBaseUser | None = None, private_log: bool = False, turn_limit_hours: int = 36,
-    deadline_policy: str | None = None, vacation_policy: str = "pause",
+    deadline_policy: str | None = None, vacation_policy: str = "pause", is_private: bool = False,
+    seats: int | None = None,
 ) -> Game:
     referee = referee_get()
     rules = referee.registry.get(ruleset, version)
+    seats = rules.max_seats if seats is None else seats
+    if not rules.min_seats <= seats <= rules.max_seats:
+        raise InvalidSetting(f"{rules.name} is played by {rules.min_seats} to {rules.max_seats} players.")
     if not 24 <= turn_limit_hours <= 48:
         raise InvalidSetting("§7: each player has 24 to 48 hours for a turn; choose a limit in that range.")
     policy = deadline_policy or rules.deadline_policies[0]
@@ -47,7 +51,7 @@ def game_create(
         raise InvalidSetting("A game needs a name.")
     info = referee.create_game(ruleset=ruleset, version=version, settings=settings or {}, private_log=private_log)
     Game.objects.filter(pk=info.id).update(
-        name=name.strip()[:120], created_by=created_by, max_seats=rules.max_seats,
+        name=name.strip()[:120], created_by=created_by, max_seats=seats, is_private=is_private,
         turn_limit_hours=turn_limit_hours, deadline_policy=policy, vacation_policy=vacation_policy,
     )
     return Game.objects.get(pk=info.id)
@@ -86,7 +90,7 @@ def seat_of(*, game_id: str, user: AbstractBaseUser) -> Seat | None:
 @transaction.atomic
 def command_handle(
     *, game_id: str, user: AbstractBaseUser, command_type: str, payload: dict[str, Any],
-    idempotency_key: str | None = None, as_moderator: bool = False,
+    idempotency_key: str | None = None, as_moderator: bool = False, expected_seq: int | None = None,
 ) -> Outcome:
     if as_moderator:
         if not user.is_staff:
@@ -100,6 +104,13 @@ def command_handle(
     game = _locked_game(game_id)
     if game.paused_at is not None and not as_moderator:
         raise GameNotActive("A moderator has paused this game; orders wait until it resumes.")
+    if expected_seq is not None:
+        last = referee_get().store.last_seq(game_id)
+        if last != expected_seq:
+            raise ConcurrencyError(
+                f"The game has moved on: its log is at {last}, you expected {expected_seq}. "
+                "Reload the position and decide again.", last_seq=last,
+            )
     outcome = referee_get().handle(
         game_id, command_type=command_type, payload=payload, actor=actor, idempotency_key=idempotency_key
     )
@@ -276,3 +287,19 @@ def reminders_set(*, game_id: str, user: AbstractBaseUser, enabled: bool) -> Sea
     seat.reminders = enabled
     seat.save(update_fields=["reminders"])
     return seat
+
+
+@transaction.atomic
+def moderator_ruling(
+    *, game_id: str, moderator: AbstractBaseUser, reason: str, command_type: str, payload: dict[str, Any]
+) -> Outcome:
+    """A moderator's correction through the ruleset (adjust health, restore a worm ...):
+    a public notice with the reason, then the moderator order itself. History is appended
+    to, never edited."""
+    reason = _moderator(moderator, reason)
+    _locked_game(game_id)
+    scheduling.notice_append(game_id=game_id, type_="ModeratorRuling", actor_kind="moderator", payload={
+        "reason": reason, "order": command_type, "moderator": moderator.get_username(),
+    })
+    return command_handle(game_id=game_id, user=moderator, command_type=command_type, payload=payload,
+                          as_moderator=True)

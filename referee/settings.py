@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "rest_framework.authtoken",
     "drf_spectacular",
     "referee",
     "api",
@@ -123,11 +124,19 @@ REFEREE_BASE_URL = os.environ.get("REFEREE_BASE_URL", "http://127.0.0.1:8000")
 
 # --- REST framework -------------------------------------------------------------------------
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "api.schema.RefereeAutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.BasicAuthentication",
     ],
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": os.environ.get("REFEREE_THROTTLE_ANON", "120/min"),
+        "user": os.environ.get("REFEREE_THROTTLE_USER", "1200/min"),
+    },
     "EXCEPTION_HANDLER": "api.errors.problem_exception_handler",
 }
 SPECTACULAR_SETTINGS = {

@@ -84,7 +84,7 @@ def test_unknown_games_are_not_found(game_id):
 
 def test_orders_need_a_signed_in_player_with_a_seat():
     game, seats = started_game()
-    assert_problem(client_for().post(f"/api/games/{game.pk}/commands/", {"type": "Roll"}, format="json"), 403)
+    assert_problem(client_for().post(f"/api/games/{game.pk}/commands/", {"type": "Roll"}, format="json"), 401)
     stranger = client_for(UserFactory())
     assert_problem(stranger.post(f"/api/games/{game.pk}/commands/", {"type": "Roll"}, format="json"), 400)
 

@@ -1,0 +1,230 @@
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api.idempotency import idempotent
+from api.permissions import IsModerator
+from api.views.common import game_for, game_summary
+from referee import lobby, selectors, services
+from referee.models import Game, League
+from referee.rulesets import get_registry
+
+
+class GameOutput(serializers.Serializer):
+    id = serializers.UUIDField()
+    name = serializers.CharField()
+    ruleset = serializers.CharField()
+    ruleset_version = serializers.CharField()
+    status = serializers.ChoiceField(choices=Game.Status.choices)
+    is_private = serializers.BooleanField()
+    max_seats = serializers.IntegerField()
+    seats = serializers.ListField(child=serializers.DictField())
+    turn_limit_hours = serializers.IntegerField()
+    deadline_policy = serializers.CharField()
+    seed_hash = serializers.CharField(help_text="sha256 of the secret dice seed, published at creation")
+    frozen = serializers.BooleanField()
+    created_at = serializers.DateTimeField()
+
+
+class OrderInput(serializers.Serializer):
+    type = serializers.CharField(max_length=80)
+    payload = serializers.DictField(required=False, default=dict)
+
+
+class RulesetListApi(APIView):
+    class OutputSerializer(serializers.Serializer):
+        name = serializers.CharField()
+        version = serializers.CharField()
+        title = serializers.CharField()
+        mode = serializers.CharField()
+        min_seats = serializers.IntegerField()
+        max_seats = serializers.IntegerField()
+        deadline_policies = serializers.ListField(child=serializers.CharField())
+        orders = serializers.ListField(child=serializers.CharField())
+
+    @extend_schema(responses=OutputSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        registry = get_registry()
+        out = []
+        for name, version in registry.names():
+            r = registry.get(name, version)
+            out.append({
+                "name": r.name, "version": r.version, "title": r.title or r.name, "mode": str(r.mode),
+                "min_seats": r.min_seats, "max_seats": r.max_seats,
+                "deadline_policies": list(r.deadline_policies), "orders": [t.__name__ for t in r.command_types],
+            })
+        return Response(out)
+
+
+class GameListApi(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    class InputSerializer(serializers.Serializer):
+        name = serializers.CharField(max_length=120)
+        ruleset = serializers.CharField(max_length=40)
+        version = serializers.CharField(max_length=20, required=False)
+        seats = serializers.IntegerField(required=False, min_value=1, max_value=64)
+        settings = serializers.DictField(required=False, default=dict)
+        turn_limit_hours = serializers.IntegerField(required=False, default=36, min_value=1, max_value=1000)
+        deadline_policy = serializers.CharField(required=False, max_length=20)
+        vacation_policy = serializers.ChoiceField(choices=["pause", "referee"], required=False, default="pause")
+        is_private = serializers.BooleanField(required=False, default=False)
+        private_log = serializers.BooleanField(required=False, default=False)
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("status", str, enum=[c for c, _ in Game.Status.choices]),
+            OpenApiParameter("ruleset", str),
+            OpenApiParameter("mine", bool, description="only games you have a seat in"),
+        ],
+        responses=GameOutput(many=True),
+    )
+    def get(self, request: Request) -> Response:
+        games = lobby.games_visible_to(request.user).prefetch_related("seats")
+        if request.query_params.get("status") in Game.Status.values:
+            games = games.filter(status=request.query_params["status"])
+        if request.query_params.get("ruleset"):
+            games = games.filter(ruleset=request.query_params["ruleset"][:40])
+        if request.query_params.get("mine") in ("1", "true") and request.user.is_authenticated:
+            games = games.filter(seats__user=request.user)
+        return Response([game_summary(g) for g in games[:200]])
+
+    @extend_schema(request=InputSerializer, responses={201: GameOutput})
+    @idempotent
+    def post(self, request: Request) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        d = data.validated_data
+        game = services.game_create(
+            name=d["name"], ruleset=d["ruleset"], version=d.get("version"), settings=d["settings"],
+            created_by=request.user, turn_limit_hours=d["turn_limit_hours"],
+            deadline_policy=d.get("deadline_policy"), vacation_policy=d["vacation_policy"],
+            is_private=d["is_private"], private_log=d["private_log"], seats=d.get("seats"),
+        )
+        return Response(game_summary(game), status=status.HTTP_201_CREATED)
+
+
+class GameDetailApi(APIView):
+    @extend_schema(responses=GameOutput)
+    def get(self, request: Request, game_id: str) -> Response:
+        game = game_for(request, game_id)
+        return Response({**game_summary(game), "clock": selectors.game_clock_get(game_id=str(game.pk))})
+
+
+class GameJoinApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        name = serializers.CharField(max_length=60, help_text="your team's name")
+        signup_order = OrderInput(required=False, help_text="a private order placed for you at the start, "
+                                  "e.g. Worms: {type: SubmitShoppingList, payload: {...}}")
+
+    class OutputSerializer(serializers.Serializer):
+        game = serializers.UUIDField()
+        seat = serializers.IntegerField()
+        name = serializers.CharField()
+        game_status = serializers.CharField()
+
+    @extend_schema(request=InputSerializer, responses={201: OutputSerializer})
+    @idempotent
+    def post(self, request: Request, game_id: str) -> Response:
+        game = game_for(request, game_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        seat = lobby.game_join(game_id=str(game.pk), user=request.user, name=data.validated_data["name"],
+                               signup_order=data.validated_data.get("signup_order"))
+        game.refresh_from_db()
+        return Response({"game": str(game.pk), "seat": seat.number, "name": seat.name, "game_status": game.status},
+                        status=status.HTTP_201_CREATED)
+
+
+class GameStartApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses=GameOutput)
+    @idempotent
+    def post(self, request: Request, game_id: str) -> Response:
+        game = game_for(request, game_id)
+        game = lobby.game_begin(game_id=str(game.pk), user=request.user)
+        return Response(game_summary(game))
+
+
+class LeagueListApi(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    class InputSerializer(serializers.Serializer):
+        name = serializers.CharField(max_length=120)
+        ruleset = serializers.CharField(max_length=40)
+        seats_per_game = serializers.IntegerField(min_value=1, max_value=64)
+        game_settings = serializers.DictField(required=False, default=dict)
+        turn_limit_hours = serializers.IntegerField(required=False, default=36, min_value=24, max_value=48)
+
+    class OutputSerializer(serializers.Serializer):
+        id = serializers.IntegerField()
+        name = serializers.CharField()
+        ruleset = serializers.CharField()
+        seats_per_game = serializers.IntegerField()
+        queue = serializers.ListField(child=serializers.CharField(), help_text="usernames, in the order they will be seated")
+        last_game = serializers.UUIDField(allow_null=True)
+
+    @staticmethod
+    def out(league: League) -> dict:
+        return {
+            "id": league.pk, "name": league.name, "ruleset": league.ruleset, "seats_per_game": league.seats_per_game,
+            "queue": [e.user.get_username() for e in lobby.league_queue_order(league)],
+            "last_game": str(league.last_game_id) if league.last_game_id else None,
+        }
+
+    @extend_schema(responses=OutputSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        return Response([self.out(x) for x in League.objects.order_by("name")[:100]])
+
+    @extend_schema(request=InputSerializer, responses={201: OutputSerializer})
+    @idempotent
+    def post(self, request: Request) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        league = lobby.league_create(moderator=request.user, **data.validated_data)
+        return Response(self.out(league), status=status.HTTP_201_CREATED)
+
+
+def _league(league_id: int) -> League:
+    from referee.errors import GameNotFound
+
+    league = League.objects.filter(pk=league_id).first()
+    if league is None:
+        raise GameNotFound("There is no such league.")
+    return league
+
+
+class LeagueQueueApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        signup_order = OrderInput(required=False)
+
+    @extend_schema(request=InputSerializer, responses={201: LeagueListApi.OutputSerializer})
+    @idempotent
+    def post(self, request: Request, league_id: int) -> Response:
+        league = _league(league_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        lobby.league_queue_join(league_id=league.pk, user=request.user,
+                                signup_order=data.validated_data.get("signup_order"))
+        return Response(LeagueListApi.out(league), status=status.HTTP_201_CREATED)
+
+
+class LeagueNextGameApi(APIView):
+    permission_classes = [IsModerator]
+
+    @extend_schema(request=None, responses={201: GameOutput})
+    @idempotent
+    def post(self, request: Request, league_id: int) -> Response:
+        league = _league(league_id)
+        game = lobby.league_next_game(league_id=league.pk, moderator=request.user)
+        return Response(game_summary(game), status=status.HTTP_201_CREATED)

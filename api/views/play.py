@@ -1,0 +1,212 @@
+from __future__ import annotations
+
+import time
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api.idempotency import idempotency_key, idempotent
+from api.views.common import game_for, int_param, viewer
+from referee import replay, selectors, services
+from referee.errors import SeatError
+from referee.models import Game
+
+MAX_WAIT_SECONDS = 25
+
+
+class EventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=["command", "event", "rejection", "notice"])
+    type = serializers.CharField()
+    payload = serializers.DictField()
+    audience = serializers.CharField()
+    actor = serializers.DictField()
+    cause_seq = serializers.IntegerField(allow_null=True)
+    at = serializers.DateTimeField()
+    draws = serializers.ListField(child=serializers.DictField(), required=False)
+
+
+class StateOutput(serializers.Serializer):
+    seq = serializers.IntegerField(help_text="the position is the one after this record")
+    position = serializers.DictField(help_text="the ruleset's view, with what you may not know removed")
+    clock = serializers.DictField()
+
+
+class GameStateApi(APIView):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("at", int, description="the position after this seq (default: now)"),
+            OpenApiParameter("as", str, enum=["moderator"], description="moderators: see everything"),
+        ],
+        responses=StateOutput,
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        game = game_for(request, game_id)
+        if game.status == Game.Status.OPEN:
+            return Response({"seq": 0, "position": {}, "clock": selectors.game_clock_get(game_id=str(game.pk))})
+        at = int_param(request, "at", None, low=1)
+        return Response(selectors.game_state_get(game_id=str(game.pk), viewer=viewer(request, game), seq=at))
+
+
+class GameEventsApi(APIView):
+    class OutputSerializer(serializers.Serializer):
+        events = EventSerializer(many=True)
+        next_after = serializers.IntegerField(help_text="pass as ?after= to get what comes next")
+        more = serializers.BooleanField()
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("after", int, description="only records after this seq"),
+            OpenApiParameter("limit", int, description="at most this many (1-500, default 100)"),
+            OpenApiParameter("wait", int, description=f"long-poll: wait up to this many seconds (0-{MAX_WAIT_SECONDS}) "
+                                                      "for something new"),
+            OpenApiParameter("as", str, enum=["moderator"]),
+        ],
+        responses=OutputSerializer,
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        game = game_for(request, game_id)
+        after = int_param(request, "after", 0)
+        limit = int_param(request, "limit", 100, low=1, high=500)
+        wait = int_param(request, "wait", 0, high=MAX_WAIT_SECONDS)
+        who = viewer(request, game)
+        deadline = time.monotonic() + wait
+        while True:
+            events = selectors.game_events_list(game_id=str(game.pk), viewer=who, after=after)
+            if events or time.monotonic() >= deadline:
+                break
+            time.sleep(0.5)
+        page = events[:limit]
+        return Response({
+            "events": page,
+            "next_after": page[-1]["seq"] if page else after,
+            "more": len(events) > limit,
+        })
+
+
+class OrderOutput(serializers.Serializer):
+    seq = serializers.IntegerField()
+    replayed = serializers.BooleanField(help_text="true when this answers a retried Idempotency-Key")
+    events = EventSerializer(many=True)
+
+
+def _order(request: Request, game_id: str, command_type: str, payload: dict, expected_seq: int | None = None) -> Response:
+    game = game_for(request, game_id)
+    outcome = services.command_handle(
+        game_id=str(game.pk), user=request.user, command_type=command_type, payload=payload,
+        idempotency_key=idempotency_key(request), expected_seq=expected_seq,
+    )
+    who = selectors.viewer_for(game_id=str(game.pk), user=request.user)
+    events = selectors.game_events_list(
+        game_id=str(game.pk), viewer=who, after=outcome.records[0].seq - 1, upto=outcome.records[-1].seq
+    )
+    return Response(
+        {"seq": outcome.last_seq, "replayed": outcome.replayed, "events": events},
+        status=status.HTTP_200_OK if outcome.replayed else status.HTTP_201_CREATED,
+    )
+
+
+class GameCommandApi(APIView):
+    """Any order of the game's ruleset (see /api/rulesets/ for the names)."""
+
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        type = serializers.CharField(max_length=80)
+        payload = serializers.DictField(required=False, default=dict)
+        expected_seq = serializers.IntegerField(
+            required=False, min_value=0,
+            help_text="the last seq you saw; if the log has moved on you get 409 and nothing happens",
+        )
+
+    @extend_schema(request=InputSerializer, responses={201: OrderOutput, 200: OrderOutput})
+    def post(self, request: Request, game_id: str) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        d = data.validated_data
+        return _order(request, game_id, d["type"], d["payload"], d.get("expected_seq"))
+
+
+class GameTurnApi(APIView):
+    """Worms: a whole turn at once (a forum post), checked step by step and applied
+    atomically, or refused as a whole with the first invalid step's reason."""
+
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        steps = serializers.ListField(child=serializers.DictField(), max_length=50)
+
+    @extend_schema(request=InputSerializer, responses={201: OrderOutput, 200: OrderOutput})
+    def post(self, request: Request, game_id: str) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        return _order(request, game_id, "SubmitTurn", {"steps": data.validated_data["steps"]})
+
+
+class GameEndTurnApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={201: OrderOutput, 200: OrderOutput})
+    def post(self, request: Request, game_id: str) -> Response:
+        return _order(request, game_id, "EndTurn", {})
+
+
+class GameSurrenderApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={201: OrderOutput, 200: OrderOutput})
+    def post(self, request: Request, game_id: str) -> Response:
+        return _order(request, game_id, "Surrender", {})
+
+
+class GameInboxApi(APIView):
+    """Your private messages: what the game master used to PM you."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=EventSerializer(many=True))
+    def get(self, request: Request, game_id: str) -> Response:
+        game = game_for(request, game_id)
+        seat = services.seat_of(game_id=str(game.pk), user=request.user)
+        if seat is None:
+            raise SeatError("You have no seat in this game, so no inbox.")
+        return Response(replay.inbox(services.referee_get(), str(game.pk), seat.number))
+
+
+class GameRemindersApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        enabled = serializers.BooleanField()
+
+    @extend_schema(request=InputSerializer, responses=InputSerializer)
+    @idempotent
+    def put(self, request: Request, game_id: str) -> Response:
+        game = game_for(request, game_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        seat = services.reminders_set(game_id=str(game.pk), user=request.user, enabled=data.validated_data["enabled"])
+        return Response({"enabled": seat.reminders})
+
+
+class GameVacationApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        starts_at = serializers.DateTimeField()
+        ends_at = serializers.DateTimeField()
+        reason = serializers.CharField(max_length=200, required=False, default="", allow_blank=True)
+
+    @extend_schema(request=InputSerializer, responses={201: InputSerializer})
+    @idempotent
+    def post(self, request: Request, game_id: str) -> Response:
+        game = game_for(request, game_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = services.vacation_declare(game_id=str(game.pk), user=request.user, **data.validated_data)
+        return Response({"starts_at": v.starts_at, "ends_at": v.ends_at, "reason": v.reason},
+                        status=status.HTTP_201_CREATED)
