@@ -24,6 +24,7 @@ turn's deadline passes (the referee then asks ``deadline_command`` what to do).
 from __future__ import annotations
 
 import enum
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -293,6 +294,12 @@ class Ruleset(ABC):
                 f"known orders: {', '.join(sorted(types))}."
             )
         return from_data(types[type_name], data)
+
+    def clauses(self, type_name: str) -> tuple[str, ...]:
+        """The rulebook sections an order or event applies, read from its docstring's
+        "§N" references (rulesets write them there; override for anything finer)."""
+        cls = self._types(self.command_types).get(type_name) or self._types(self.event_types).get(type_name)
+        return tuple(dict.fromkeys(re.findall(r"§\s?\d+(?:\.\d+)*", (cls.__doc__ or "") if cls else "")))
 
     @classmethod
     def _types(cls, types: tuple[type, ...]) -> dict[str, type]:
