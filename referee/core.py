@@ -341,10 +341,17 @@ class Referee:
         out = []
         for r in self.store.read(game_id, after=after, upto=upto):
             payload: dict[str, Any] | None
+            redacted = False
             if r.kind is RecordKind.EVENT:
                 payload = rules.view_event(_decode(rules, r), viewer)
+            elif self._may_see_record(viewer, r):
+                payload = r.payload
+            elif r.kind is RecordKind.COMMAND:
+                # Others learn that a seat gave an order, not what it said: its events tell them
+                # what they may know.
+                payload, redacted = {}, True
             else:
-                payload = r.payload if self._may_see_record(viewer, r) else None
+                payload = None
             if payload is None:
                 continue
             item = {
@@ -353,6 +360,8 @@ class Referee:
                 "actor": {"kind": r.actor_kind, "seat": r.actor_seat},
                 "cause_seq": r.cause_seq, "at": r.created_at.isoformat(),
             }
+            if redacted:
+                item["redacted"] = True
             if viewer.kind is ViewerKind.MODERATOR and r.kind is not RecordKind.EVENT:
                 item["draws"] = list(r.draws)
             out.append(item)

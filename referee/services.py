@@ -11,7 +11,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from games.base import MODERATOR, Actor, SeatInfo
+from games.base import MODERATOR, Actor, RuleViolation, SeatInfo
 from referee import clock, scheduling
 from referee.core import Outcome, Referee, VerifyReport
 from referee.errors import ConcurrencyError, GameNotActive, GameNotFound, InvalidSetting, SeatError
@@ -87,36 +87,45 @@ def seat_of(*, game_id: str, user: AbstractBaseUser) -> Seat | None:
     return Seat.objects.filter(game_id=game_id, user=user).first() if user.is_authenticated else None
 
 
-@transaction.atomic
 def command_handle(
     *, game_id: str, user: AbstractBaseUser, command_type: str, payload: dict[str, Any],
     idempotency_key: str | None = None, as_moderator: bool = False, expected_seq: int | None = None,
 ) -> Outcome:
-    if as_moderator:
-        if not user.is_staff:
-            raise SeatError("Only moderators may give moderator orders.")
-        actor = MODERATOR
-    else:
-        seat = seat_of(game_id=game_id, user=user)
-        if seat is None:
-            raise SeatError("You have no seat in this game.")
-        actor = Actor.player(seat.number)
-    game = _locked_game(game_id)
-    if game.paused_at is not None and not as_moderator:
-        raise GameNotActive("A moderator has paused this game; orders wait until it resumes.")
-    if expected_seq is not None:
-        last = referee_get().store.last_seq(game_id)
-        if last != expected_seq:
-            raise ConcurrencyError(
-                f"The game has moved on: its log is at {last}, you expected {expected_seq}. "
-                "Reload the position and decide again.", last_seq=last,
+    """Place one order. A refused order raises RuleViolation after its transaction has
+    committed, so the private record of the refusal (where the ruleset keeps one) stays."""
+    refusal: RuleViolation | None = None
+    with transaction.atomic():
+        if as_moderator:
+            if not user.is_staff:
+                raise SeatError("Only moderators may give moderator orders.")
+            actor = MODERATOR
+        else:
+            seat = seat_of(game_id=game_id, user=user)
+            if seat is None:
+                raise SeatError("You have no seat in this game.")
+            actor = Actor.player(seat.number)
+        game = _locked_game(game_id)
+        if game.paused_at is not None and not as_moderator:
+            raise GameNotActive("A moderator has paused this game; orders wait until it resumes.")
+        if expected_seq is not None:
+            last = referee_get().store.last_seq(game_id)
+            if last != expected_seq:
+                raise ConcurrencyError(
+                    f"The game has moved on: its log is at {last}, you expected {expected_seq}. "
+                    "Reload the position and decide again.", last_seq=last,
+                )
+        try:
+            outcome = referee_get().handle(
+                game_id, command_type=command_type, payload=payload, actor=actor, idempotency_key=idempotency_key
             )
-    outcome = referee_get().handle(
-        game_id, command_type=command_type, payload=payload, actor=actor, idempotency_key=idempotency_key
-    )
-    if not outcome.replayed:
-        game.refresh_from_db()
-        _after_append(game)
+        except RuleViolation as exc:
+            refusal = exc
+        else:
+            if not outcome.replayed:
+                game.refresh_from_db()
+                _after_append(game)
+    if refusal is not None:
+        raise refusal
     return outcome
 
 

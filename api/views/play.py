@@ -28,6 +28,7 @@ class EventSerializer(serializers.Serializer):
     cause_seq = serializers.IntegerField(allow_null=True)
     at = serializers.DateTimeField()
     draws = serializers.ListField(child=serializers.DictField(), required=False)
+    redacted = serializers.BooleanField(required=False, help_text="another seat's order: you see that it was given, not what it said")
 
 
 class StateOutput(serializers.Serializer):
