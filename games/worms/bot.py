@@ -2,11 +2,14 @@
 
 It uses only what the acting team may know (no crate contents, no booby traps, no other
 team's inventory) and plays a turn that cannot be refused: safe walks first (no mines,
-no falls of more than 2), then at most one prod as the last act, then the end.
+no water, no falls of more than 2), then at most one weapon as the last act, then the end.
 
 1. If an enemy worm can be prodded into water (or off a cliff), walk there and prod.
-2. Otherwise walk the first worm that can reach a crate or donor card onto it.
-3. End the turn.
+2. Otherwise shoot a visible enemy in reach with a weapon the team owns (``bot_shots``):
+   the shot that does the enemies most harm and none to the team, tried on a copy.
+3. Otherwise walk the first worm that can reach a crate or donor card onto it.
+4. Otherwise walk the worm that can get closest to a visible enemy towards it.
+5. End the turn (a skip when nothing could be done).
 """
 
 from __future__ import annotations
@@ -44,8 +47,16 @@ def plan(state: WormsState, seat: int) -> Command:
             steps.append(MoveWorm(worm=worm.id, path=tuple(name(s) for s in path)))
         steps.append(Fire(worm=worm.id, weapon="prod", target=direction.value))
     else:
-        walk = _walk_to_crate(state, seat)
-        if walk is not None:
+        from games.worms.bot_shots import best_shot
+
+        shot = best_shot(state, seat, _movers(state, seat), _reachable) if state.progress.weapon is None else None
+        walk = None if shot is not None else (_walk_to_crate(state, seat) or _walk_to_enemy(state, seat))
+        if shot is not None:
+            worm, path, fire_order = shot
+            if path:
+                steps.append(MoveWorm(worm=worm.id, path=tuple(name(s) for s in path)))
+            steps.append(fire_order)
+        elif walk is not None:
             worm, path = walk
             steps.append(MoveWorm(worm=worm.id, path=tuple(name(s) for s in path)))
     steps.append(EndTurn())
@@ -122,3 +133,21 @@ def _walk_to_crate(state: WormsState, seat: int) -> tuple[Worm, list[Square]] | 
             goal = min(goals, key=lambda s: (len(paths[s]), s[1], s[0]))
             return worm, paths[goal]
     return None
+
+
+def _walk_to_enemy(state: WormsState, seat: int) -> tuple[Worm, list[Square]] | None:
+    enemies = [w.square for w in state.worms if w.seat != seat and w.visible]
+    if not enemies:
+        return None
+
+    def gap(square: Square) -> int:
+        return min(abs(square[0] - e[0]) + abs(square[1] - e[1]) for e in enemies)
+
+    best: tuple[int, int, Worm, list[Square]] | None = None
+    for worm, budget in _movers(state, seat):
+        paths = _reachable(state, worm, budget)
+        for square, path in paths.items():
+            gain = gap(worm.square) - gap(square)
+            if path and gain > 0 and (best is None or (gain, -len(path)) > (best[0], best[1])):
+                best = (gain, -len(path), worm, path)
+    return None if best is None else (best[2], best[3])

@@ -38,8 +38,9 @@ class MoveWorm(Command):
 
 @dataclass(frozen=True, kw_only=True)
 class Fire(Command):
-    """§5, §7: the team's weapon for this turn. ``target`` is a square or a direction
-    (N, E, S, W...) depending on the weapon; ``mine_type`` for a placed mine."""
+    """§5, §7: the team's weapon for this turn. ``target`` is a square, a direction
+    (N, E, S, W) or a row of squares (``c5-g5``) depending on the weapon (docs/notation.md);
+    ``mine_type`` is a placed mine's type, or the sheep strike's direction."""
 
     worm: str
     weapon: str

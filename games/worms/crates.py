@@ -49,7 +49,7 @@ def crate_contents(out: Outcome, kind: CrateKind) -> tuple[Stock, ...]:
 
 def collect(out: Outcome, worm: Worm) -> bool:
     """The worm stands on a crate or card: take it. Returns True if a booby trap went off."""
-    from games.worms.explosions import mine_explodes
+    from games.worms.explosions import crate_sheep, mine_explodes
 
     state = out.state
     crate = state.crate_at(worm.square)
@@ -57,6 +57,7 @@ def collect(out: Outcome, worm: Worm) -> bool:
         if crate.booby_trapped:
             out.emit(ev.CrateDestroyed(crate.x, crate.y))
             mine_explodes(out, worm.square, None, source="booby-trapped crate")
+            crate_sheep(out, crate.square, crate.contents)
             return True
         out.emit(ev.CrateCollected(crate.x, crate.y, worm.id))
         if crate.kind is CrateKind.HEALTH:

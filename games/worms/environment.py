@@ -98,7 +98,10 @@ def draw_wind(out: Outcome) -> None:
 
 
 def can_hit(state: WormsState, worm: Worm) -> bool:
-    """Interim (the arsenal issue widens it): an enemy worm within prod reach."""
+    """W-R10: an enemy worm within prod reach, or in the line of the handgun every team
+    holds (8 along the row or column, within its height window, no wall in between)."""
+    from games.worms.aim import land_shot
+
     for d in ORTHOGONAL:
         s = step(worm.square, d)
         if on_board(s):
@@ -107,6 +110,13 @@ def can_hit(state: WormsState, worm: Worm) -> bool:
                 diff = state.height(s) - state.height(worm.square)
                 if -1 <= diff <= 0:
                     return True
+    for other in state.worms:
+        if other.seat == worm.seat or (other.x != worm.x and other.y != worm.y):
+            continue
+        if abs(other.x - worm.x) + abs(other.y - worm.y) > 8:
+            continue
+        if land_shot(state, worm, "handgun", other.square).square == other.square:
+            return True
     return False
 
 

@@ -321,6 +321,8 @@ class WeaponFired(Event):
     shots_left: int = 0
     #: the shooter's movement allowance from now on (retreat after mine or dynamite)
     allowance: int = 3
+    #: the team's double damage (§5) starts with this shot and lasts the turn
+    double: bool = False
 
 
 @dataclass(frozen=True)

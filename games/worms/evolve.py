@@ -310,7 +310,8 @@ def _(event: ev.WeaponFired, state: WormsState) -> WormsState:
     else:
         worms = tuple(current if p.worm == event.worm else p for p in progress.worms)
     progress = replace(
-        progress, worms=worms, weapon=event.weapon, shooter=event.worm, shots_left=event.shots_left
+        progress, worms=worms, weapon=event.weapon, shooter=event.worm, shots_left=event.shots_left,
+        double=progress.double or event.double,
     )
     return replace(state, teams=teams, progress=progress)
 

@@ -26,7 +26,7 @@ class ItemSpec:
     price: int | None = None
     #: §9 ammo in a crate (1 unless the table says otherwise).
     crate_ammo: int = 1
-    #: §5 RNG / HGT (None = ALL). Only what the engine uses so far.
+    #: §5 RNG / HGT (None = ALL).
     reach: int | None = None
     height_up: int | None = None
     height_down: int | None = None
@@ -37,8 +37,6 @@ class ItemSpec:
     retreat: int = 0
     #: never in crates or donor cards, unlimited for everyone (§5 prod, handgun).
     free: bool = False
-    #: implemented by the engine so far (the rest slot in with the arsenal issue).
-    implemented: bool = False
 
 
 def _w(name: str, title: str, category: Category, **kw: object) -> ItemSpec:
@@ -50,7 +48,7 @@ S, T, X, U = Category.STANDARD, Category.TEAM, Category.SUPER, Category.UTILITY
 ITEMS: dict[str, ItemSpec] = {
     spec.name: spec
     for spec in (
-        _w("prod", "Prod", S, reach=1, height_up=0, height_down=1, straight_only=True, free=True, implemented=True),
+        _w("prod", "Prod", S, reach=1, height_up=0, height_down=1, straight_only=True, free=True),
         _w("handgun", "Handgun", S, reach=8, height_up=3, height_down=3, straight_only=True, free=True),
         _w("bazooka", "Bazooka", S, price=3, crate_ammo=3, reach=3, height_up=4),
         _w("grenade", "Grenade", S, price=4, crate_ammo=3, reach=3, height_up=4),
@@ -58,8 +56,8 @@ ITEMS: dict[str, ItemSpec] = {
         _w("longbow", "Longbow", S, price=6, reach=8, height_up=3, height_down=3, straight_only=True, shots=2),
         _w("fire_punch", "Fire Punch", S, price=3, crate_ammo=2, reach=1, height_up=5, height_down=0),
         _w("kamikaze", "Kamikaze", S, price=7, reach=7, height_up=3, height_down=3, straight_only=True),
-        _w("mine", "Mine", S, price=4, crate_ammo=2, reach=1, height_up=0, retreat=2, implemented=True),
-        _w("dynamite", "Dynamite", S, price=10, reach=1, height_up=0, retreat=2, implemented=True),
+        _w("mine", "Mine", S, price=4, crate_ammo=2, reach=1, height_up=0, retreat=2),
+        _w("dynamite", "Dynamite", S, price=10, reach=1, height_up=0, retreat=2),
         _w("sheep", "Sheep", S, price=12, reach=15, straight_only=True),
         _w("air_strike", "Air Strike", S, price=10),
         _w("homing_missile", "Homing Missile", S, price=8),
@@ -67,7 +65,7 @@ ITEMS: dict[str, ItemSpec] = {
         _w("super_sheep", "Super Sheep", T),
         _w("mad_cow", "Mad Cow", T, crate_ammo=2, reach=15, height_up=0, straight_only=True, shots=4),
         _w("old_woman", "Old Woman", T, reach=7, height_up=0, straight_only=True),
-        _w("minigun", "Minigun", T, reach=2, height_up=2, height_down=2, straight_only=True),
+        _w("minigun", "Minigun", T, reach=3, height_up=2, height_down=2, straight_only=True),
         _w("holy_hand_grenade", "Holy Hand-Grenade", T, reach=4, height_up=4),
         _w("nuclear_bomb", "Nuclear Bomb", X),
         _w("armageddon", "Armageddon", X),

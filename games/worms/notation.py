@@ -10,6 +10,7 @@ See docs/notation.md for the grammar and examples. ``parse(text)`` raises
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from games.worms.board import MAX_HEIGHT, SIZE, Direction, SquareError, name, parse_square
 from games.worms.items import ITEMS
@@ -187,6 +188,8 @@ def format_progress(progress: TurnProgress) -> str:
     parts = [",".join(f"{p.worm}={p.moved}/{p.allowance}" for p in progress.worms)]
     if progress.weapon is not None:
         parts.append(f"{progress.weapon}@{progress.shooter}/{progress.shots_left}")
+    if progress.double:
+        parts.append("double")
     if progress.fuse is not None:
         parts.append(f"fuse@{name(progress.fuse)}")
     return ";".join(parts)
@@ -321,13 +324,17 @@ def parse_progress(text: str) -> TurnProgress:
     progress = TurnProgress(worms=tuple(worms))
     for segment in segments[1:]:
         if segment.startswith("fuse@"):
-            progress = TurnProgress(progress.worms, progress.weapon, progress.shooter,
-                                    progress.shots_left, _square(segment[5:], "progress fuse"))
+            progress = replace(progress, fuse=_square(segment[5:], "progress fuse"))
+            continue
+        if segment == "double":
+            progress = replace(progress, double=True)
             continue
         m = re.match(r"([a-z_]+)@([A-H]\d+)/(\d+)$", segment)
         if m is None:
-            raise NotationError(f"progress: {segment!r} is not weapon@worm/shots-left or fuse@square")
-        progress = TurnProgress(progress.worms, m.group(1), m.group(2), int(m.group(3)), progress.fuse)
+            raise NotationError(
+                f"progress: {segment!r} is not weapon@worm/shots-left, double or fuse@square"
+            )
+        progress = replace(progress, weapon=m.group(1), shooter=m.group(2), shots_left=int(m.group(3)))
     return progress
 
 

@@ -3,6 +3,8 @@
     A1 move c5 d5          walk worm A1 to c5 then d5
     A1 fire prod E         fire a weapon (target: a direction or a square)
     A1 fire mine e4 p      place a poison mine on e4 (d damage, s shockwave, p poison)
+    A1 fire air_strike c5-g5    5 missiles in a row; A1 fire sheep_strike c5 S
+    (docs/notation.md lists every weapon's target)
     end | surrender        end the turn | give up
     start | skip           the turn-start phase | the deadline passed (referee orders)
     shop mad_cow bazooka3 parachute2    a shopping list (team weapon first)

@@ -16,6 +16,8 @@ class Outcome:
         self.events: list[Event] = []
         #: set when something ends the acting team's turn (a fall, a mine...)
         self.turn_over: str | None = None
+        #: 2 while the acting team's weapon does double damage (§5 DOUBLE DAMAGE)
+        self.power = 1
 
     def emit(self, *events: Event) -> None:
         for event in events:

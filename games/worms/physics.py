@@ -1,8 +1,8 @@
 """§8 as far as this issue needs it: arriving on a square (falls, parachutes, water,
 mines, crates), pushes, and the wind drift of a parachute.
 
-Interim simplifications, extended by the arsenal issue: a push stops at a wall instead of
-bouncing at a tangent; a worm is thrown from the height of its square after the blast.
+A worm is thrown from the height of its square after the blast's land damage (W-R21) and
+bounces off walls by reflection (W-R31).
 """
 
 from __future__ import annotations
@@ -88,12 +88,32 @@ def push_path(start: Square, direction: Direction, distance: int) -> list[Direct
     return [horizontal if i % 2 == 0 else vertical for i in range(distance)]
 
 
-def _fly(out: Outcome, start: Square, direction: Direction, distance: int, air: int) -> Square:
+def _fly(
+    out: Outcome, start: Square, direction: Direction, distance: int, air: int, *, downhill_only: bool = False
+) -> Square:
+    """§8: step along the push path; a square higher than ``air`` (or the board's edge,
+    an infinitely high wall) reflects the step: the component that hit the wall turns
+    back, the other goes on, and the step is still taken (ruling W-R31). Boxed in on both
+    sides, the step is spent where it is. ``downhill_only`` (longbow, minigun): the push
+    stops before the first step uphill."""
+    state = out.state
     square = start
+    flip_x = flip_y = 1
     for d in push_path(start, direction, distance):
-        nxt = step(square, d)
-        if not on_board(nxt) or out.state.height(nxt) > air:
-            break  # a wall (the board's edge counts as an infinitely high one)
+        dx, dy = d.delta[0] * flip_x, d.delta[1] * flip_y
+        nxt = (square[0] + dx, square[1] + dy)
+        if downhill_only and on_board(nxt) and state.height(nxt) > state.height(square):
+            break
+        if not on_board(nxt) or state.height(nxt) > air:
+            if dx:
+                flip_x = -flip_x
+            else:
+                flip_y = -flip_y
+            nxt = (square[0] - dx, square[1] - dy)
+            if not on_board(nxt) or state.height(nxt) > air:
+                continue
+            if downhill_only and state.height(nxt) > state.height(square):
+                break
         square = nxt
     return square
 
@@ -121,12 +141,14 @@ def _free_landing(out: Outcome, square: Square, start: Square, air: int, *, mine
     return start if taken(square) else square
 
 
-def push_worm(out: Outcome, worm_id: str, direction: Direction, distance: int, thrown: int) -> None:
+def push_worm(
+    out: Outcome, worm_id: str, direction: Direction, distance: int, thrown: int, *, downhill_only: bool = False
+) -> None:
     worm = out.state.worm(worm_id)
     if worm is None:
         return
     air = out.state.height(worm.square) + thrown
-    square = _fly(out, worm.square, direction, distance, air)
+    square = _fly(out, worm.square, direction, distance, air, downhill_only=downhill_only)
     square = _free_landing(out, square, worm.square, air, mine=False)
     if square != worm.square:
         out.emit(ev.WormMoved(worm_id, square[0], square[1], cost=0, cause="push"))

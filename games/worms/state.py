@@ -146,6 +146,8 @@ class TurnProgress:
     shots_left: int = 0
     #: a placed dynamite whose fuse burns until the turn ends (§5)
     fuse: tuple[int, int] | None = None
+    #: §5 DOUBLE DAMAGE: the weapons the team fires this turn are doubled (ruling W-R36)
+    double: bool = False
 
     def of(self, worm: str) -> WormProgress | None:
         for progress in self.worms:

@@ -82,11 +82,11 @@ def settle(out: Outcome) -> None:
 
 def end_turn(out: Outcome, reason: str) -> None:
     """Finish the acting team's turn: a burning dynamite goes off, then the turn passes."""
-    from games.worms.explosions import DYNAMITE, blast
+    from games.worms.explosions import DYNAMITE, blast, doubled
 
     fuse = out.state.progress.fuse
     if fuse is not None:
-        blast(out, fuse, DYNAMITE)
+        blast(out, fuse, doubled(DYNAMITE, 2 if out.state.progress.double else 1))
     settle(out)
     state = out.state
     if state.phase is not Phase.PLAYING or state.seat is None:

@@ -71,3 +71,12 @@ def seeded_game(db):
 def test_no_input_produces_a_server_error(case, seeded_game):
     response = case.call()
     assert response.status_code < 500, (case.method, case.formatted_path, response.text[:500])
+
+
+def test_the_schema_copy_in_docs_is_current():
+    from pathlib import Path
+
+    out = io.StringIO()
+    call_command("spectacular", stdout=out)
+    copy = Path(__file__).resolve().parents[2] / "docs" / "openapi.yaml"
+    assert copy.read_text() == out.getvalue(), "run: manage.py spectacular --file docs/openapi.yaml"

@@ -69,3 +69,38 @@ def test_the_referee_plays_the_bot_turn_under_its_own_name() -> None:
     after = RULESET.fold(state, RULESET.decide(state, stamped, NoDice()))
     assert after.worm("A1").square == (3, 3)
     assert after.seat == 2
+
+
+def test_the_bot_shoots_a_visible_enemy_in_reach_with_what_the_team_owns() -> None:
+    state = parse(f"{FLAT} 0 - 2/10 3:1 A1,B2 A1@c3:150,B1@c8:150 - - - - A:prod*+handgun*+shotgun1;B:prod* -")
+    command = RULESET.deadline_command(state, (1,), "bot")
+    assert isinstance(command, SubmitTurn)
+    assert command.steps[-2] == Fire(worm="A1", weapon="shotgun", target="c8")
+    after = RULESET.fold(state, RULESET.decide(state, command, NoDice()))
+    assert after.worm("B1").health == 125
+
+
+def test_the_bot_does_not_shoot_through_its_own_team() -> None:
+    state = parse(f"{FLAT} 0 - 2/10 3:1 A1,B2 A1@c3:150,A2@d8:150,B1@d9:150 - - - - A:prod*;B:prod* -")
+    command = RULESET.deadline_command(state, (1,), "bot")
+    assert isinstance(command, SubmitTurn)
+    for step in command.steps:
+        assert not (isinstance(step, Fire) and step.target == "d8")
+
+
+def test_the_bot_walks_towards_an_enemy_it_cannot_reach() -> None:
+    state = parse(f"{FLAT} 0 - 2/10 3:1 A1,B2 A1@a1:150,B1@o15:150 - - - - A:prod*;B:prod* -")
+    command = RULESET.deadline_command(state, (1,), "bot")
+    assert isinstance(command, SubmitTurn)
+    move = command.steps[0]
+    assert isinstance(move, MoveWorm) and len(move.path) == 3
+    after = RULESET.fold(state, RULESET.decide(state, command, NoDice()))
+    worm = after.worm("A1")
+    assert worm.x + worm.y == 3
+
+
+def test_the_bot_is_deterministic_given_the_position() -> None:
+    text = f"{FLAT} 0 E2 2/10 3:1 A1,B2 A1@c3:150,A2@h8:150,B1@e6:150,B2@k8:150 - - - - A:prod*+handgun*+bazooka3+grenade1;B:prod* -"
+    first = RULESET.deadline_command(parse(text), (1,), "bot")
+    assert first == RULESET.deadline_command(parse(text), (1,), "bot")
+    assert isinstance(first, SubmitTurn) and isinstance(first.steps[-2], Fire)

@@ -79,3 +79,60 @@ def test_random_orders_are_refused_or_applied_and_every_position_is_valid(game: 
         assert RULESET.decide(replayed, command, RecordedDice(draws)) == events
         replayed = RULESET.fold(replayed, events)
     assert replayed == state
+
+
+def _armed(state: WormsState) -> WormsState:
+    """Every team holds 3 of every weapon (and a double damage): the whole arsenal fires."""
+    from dataclasses import replace
+
+    from games.worms.items import ITEMS, Category
+    from games.worms.state import Stock
+
+    arsenal = tuple(
+        Stock(n, None if s.free else 3) for n, s in ITEMS.items() if s.category is not Category.UTILITY
+    ) + (Stock("parachute", 2), Stock("double_damage", 1))
+    return replace(state, teams=tuple(replace(t, inventory=arsenal) for t in state.teams))
+
+
+def _arsenal_order(rng: random.Random, state: WormsState) -> Command:
+    from games.worms.items import ITEMS, Category
+
+    seat = state.seat
+    worms = state.worms_of(seat)
+    if not worms or rng.random() < 0.15:
+        return EndTurn(actor=Actor.player(seat))
+    worm = rng.choice(worms)
+    if rng.random() < 0.25:
+        return MoveWorm(actor=Actor.player(seat), worm=worm.id, path=(_square(rng, worm.square),))
+    weapon = rng.choice([n for n, s in ITEMS.items() if s.category is not Category.UTILITY])
+    target = rng.choice([d.value for d in Direction] + [_square(rng, worm.square)] * 3)
+    if weapon == "air_strike":
+        target = f"{_square(rng, worm.square)}-{_square(rng)}"
+    kind = rng.choice(("", "d", "s", "p", "N", "E", "S", "W"))
+    return Fire(actor=Actor.player(seat), worm=worm.id, weapon=weapon, target=target, mine_type=kind)
+
+
+@pytest.mark.parametrize("game", [f"arsenal-{n}" for n in range(4)])
+def test_the_whole_arsenal_fired_at_random_keeps_every_position_valid_and_replayable(game: str) -> None:
+    rng = random.Random(game)
+    state = _armed(started_game(rng.randint(2, 5), game))
+    for seq in range(250):
+        if RULESET.is_finished(state):
+            break
+        work = RULESET.scheduled_work(state)
+        if work[0].when == "now":
+            command = work[0].command
+        elif rng.random() < 0.2:
+            command = RULESET.deadline_command(state, work[0].seats, "bot")
+        else:
+            command = _arsenal_order(rng, state)
+        dice = SeededDice(SEED, game, seq)
+        try:
+            events = RULESET.decide(state, command, dice)
+        except RuleViolation as exc:
+            assert not isinstance(command, SubmitTurn), f"the bot's turn was refused: {exc}"
+            continue
+        assert RULESET.decide(state, command, RecordedDice(dice.draws)) == events
+        state = RULESET.fold(state, events)
+        assert validate(state) == [], (validate(state), format_position(state))
+        assert format_position(parse(format_position(state))) == format_position(state)
