@@ -426,11 +426,10 @@ class Referee:
         for r in records:
             if r.kind is RecordKind.EVENT:
                 by_cause.setdefault(r.cause_seq or 0, []).append(r)
+        orders = {r.seq for r in records if r.kind is RecordKind.COMMAND}
         for r in records:
             if r.kind not in (RecordKind.COMMAND, RecordKind.REJECTION):
-                if r.kind is RecordKind.EVENT and r.cause_seq not in {
-                    c.seq for c in records if c.kind is RecordKind.COMMAND
-                }:
+                if r.kind is RecordKind.EVENT and r.cause_seq not in orders:
                     report.problems.append(Problem(r.seq, "readjudication", "event without a recorded order"))
                     return
                 continue
