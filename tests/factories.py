@@ -63,3 +63,19 @@ def started_game(players: int = 2, **game_kwargs) -> tuple[Game, list[Seat]]:
     services.game_run_pending(game_id=str(game.pk))  # on_commit does not fire inside a test transaction
     game.refresh_from_db()
     return game, seats
+
+
+def acting_seat(game: Game, seats: list[Seat]) -> Seat:
+    """The seat whose turn it is in a started Pig game."""
+    state, _ = services.referee_get().current(str(game.pk))
+    return next(s for s in seats if s.number == state.order[state.to_move])
+
+
+def api_client(user=None):
+    """A DRF test client, signed in as ``user`` if given."""
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    if user is not None:
+        client.force_authenticate(user)
+    return client

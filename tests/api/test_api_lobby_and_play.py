@@ -1,31 +1,26 @@
 from __future__ import annotations
 
 import pytest
-from rest_framework.test import APIClient
 
-from referee import services
 from referee.models import Event, Game
-from tests.factories import GameFactory, ModeratorFactory, UserFactory, started_game
+from tests.factories import (
+    GameFactory,
+    ModeratorFactory,
+    UserFactory,
+    acting_seat,
+    api_client,
+    started_game,
+)
 
 pytestmark = [pytest.mark.django_db]
 
 
-def as_user(user=None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user)
-    return client
-
-
-def acting(game, seats):
-    state, _ = services.referee_get().current(str(game.pk))
-    return next(s for s in seats if s.number == state.order[state.to_move])
 
 
 def test_games_are_listed_and_filtered():
     GameFactory(name="Open pig")
     started_game(name="Running pig")
-    client = as_user()
+    client = api_client()
     assert {g["name"] for g in client.get("/api/games/?status=open").json()} >= {"Open pig"}
     assert "Open pig" not in {g["name"] for g in client.get("/api/games/?status=active").json()}
     assert client.get("/api/games/?ruleset=worms").json() == []
@@ -33,21 +28,21 @@ def test_games_are_listed_and_filtered():
 
 def test_joining_with_a_private_order_and_the_last_seat_starts_the_game():
     ann, bob = UserFactory(), UserFactory()
-    gid = as_user(ann).post("/api/games/", {"name": "Notes", "ruleset": "pig", "seats": 2}, format="json").json()["id"]
+    gid = api_client(ann).post("/api/games/", {"name": "Notes", "ruleset": "pig", "seats": 2}, format="json").json()["id"]
     order = {"type": "WriteNote", "payload": {"text": "my secret list"}}
-    first = as_user(ann).post(f"/api/games/{gid}/join/", {"name": "Ann", "signup_order": order}, format="json")
+    first = api_client(ann).post(f"/api/games/{gid}/join/", {"name": "Ann", "signup_order": order}, format="json")
     assert first.status_code == 201 and first.json()["game_status"] == "open"
-    second = as_user(bob).post(f"/api/games/{gid}/join/", {"name": "Bob"}, format="json")
+    second = api_client(bob).post(f"/api/games/{gid}/join/", {"name": "Bob"}, format="json")
     assert second.json()["game_status"] == "active"
     seat_of_ann = first.json()["seat"]
-    assert "my secret list" in str(as_user(ann).get(f"/api/games/{gid}/inbox/").json())
-    assert "my secret list" not in str(as_user(bob).get(f"/api/games/{gid}/events/").json())
+    assert "my secret list" in str(api_client(ann).get(f"/api/games/{gid}/inbox/").json())
+    assert "my secret list" not in str(api_client(bob).get(f"/api/games/{gid}/events/").json())
     assert Event.objects.filter(game_id=gid, type="NoteWritten", payload__seat=seat_of_ann).exists()
 
 
 def test_a_malformed_private_order_is_refused_at_the_door():
     game = GameFactory()
-    response = as_user(UserFactory()).post(f"/api/games/{game.pk}/join/",
+    response = api_client(UserFactory()).post(f"/api/games/{game.pk}/join/",
                                            {"name": "X", "signup_order": {"type": "WriteNote", "payload": {"text": 3}}},
                                            format="json")
     assert response.status_code == 400 and "expected text" in response.json()["detail"]
@@ -56,7 +51,7 @@ def test_a_malformed_private_order_is_refused_at_the_door():
 
 def test_a_retried_join_with_the_same_key_returns_the_first_answer():
     game = GameFactory(seats=3)
-    client = as_user(UserFactory())
+    client = api_client(UserFactory())
     answers = [client.post(f"/api/games/{game.pk}/join/", {"name": "Ann"}, format="json",
                            HTTP_IDEMPOTENCY_KEY="join-1") for _ in range(2)]
     assert [a.status_code for a in answers] == [201, 201]
@@ -68,16 +63,16 @@ def test_a_retried_join_with_the_same_key_returns_the_first_answer():
 
 def test_the_creator_may_start_early_but_not_a_stranger():
     ann = UserFactory()
-    gid = as_user(ann).post("/api/games/", {"name": "Early", "ruleset": "pig", "seats": 4}, format="json").json()["id"]
+    gid = api_client(ann).post("/api/games/", {"name": "Early", "ruleset": "pig", "seats": 4}, format="json").json()["id"]
     for user in (ann, UserFactory()):
-        as_user(user).post(f"/api/games/{gid}/join/", {"name": user.username}, format="json")
-    assert as_user(UserFactory()).post(f"/api/games/{gid}/start/").status_code == 400
-    assert as_user(ann).post(f"/api/games/{gid}/start/").json()["status"] == "active"
+        api_client(user).post(f"/api/games/{gid}/join/", {"name": user.username}, format="json")
+    assert api_client(UserFactory()).post(f"/api/games/{gid}/start/").status_code == 400
+    assert api_client(ann).post(f"/api/games/{gid}/start/").json()["status"] == "active"
 
 
 def test_the_event_feed_is_paginated_and_long_polls():
     game, seats = started_game()
-    client = as_user(seats[0].user)
+    client = api_client(seats[0].user)
     page = client.get(f"/api/games/{game.pk}/events/?after=0&limit=2").json()
     assert [e["seq"] for e in page["events"]] == [1, 2] and page["more"] and page["next_after"] == 2
     rest = client.get(f"/api/games/{game.pk}/events/?after=2&limit=100").json()
@@ -90,9 +85,9 @@ def test_the_event_feed_is_paginated_and_long_polls():
 
 def test_an_order_against_a_stale_position_is_a_conflict():
     game, seats = started_game()
-    seat = acting(game, seats)
+    seat = acting_seat(game, seats)
     last = Event.objects.filter(game=game).count()
-    client = as_user(seat.user)
+    client = api_client(seat.user)
     stale = client.post(f"/api/games/{game.pk}/commands/", {"type": "Roll", "expected_seq": last - 1}, format="json")
     assert stale.status_code == 409 and "moved on" in stale.json()["detail"]
     assert Event.objects.filter(game=game).count() == last
@@ -111,7 +106,7 @@ def test_a_flooding_client_is_told_to_slow_down(settings):
         from django.core.cache import cache
 
         cache.clear()
-        client = as_user(UserFactory())
+        client = api_client(UserFactory())
         codes = [client.get("/api/games/").status_code for _ in range(5)]
         assert codes[:3] == [200, 200, 200] and codes[-1] == 429
         response = client.get("/api/games/")
@@ -123,39 +118,39 @@ def test_a_flooding_client_is_told_to_slow_down(settings):
 
 
 def test_the_league_queue_prefers_newcomers_and_winners():
-    moderator = as_user(ModeratorFactory())
+    moderator = api_client(ModeratorFactory())
     league = moderator.post("/api/leagues/", {"name": "Pig league", "ruleset": "pig", "seats_per_game": 2},
                             format="json").json()
     players = [UserFactory(username=f"league{i}") for i in range(4)]
     for user in players[:2]:
-        as_user(user).post(f"/api/leagues/{league['id']}/queue/", {}, format="json")
+        api_client(user).post(f"/api/leagues/{league['id']}/queue/", {}, format="json")
     first = moderator.post(f"/api/leagues/{league['id']}/next-game/").json()
     assert {s["name"] for s in first["seats"]} == {"league0", "league1"}
     # league0 and league1 played; league2 and league3 did not: they go first though later in the queue
     for user in (players[0], players[1], players[2], players[3]):
-        as_user(user).post(f"/api/leagues/{league['id']}/queue/", {}, format="json")
+        api_client(user).post(f"/api/leagues/{league['id']}/queue/", {}, format="json")
     queue = moderator.get("/api/leagues/").json()[0]["queue"]
     assert queue == ["league2", "league3", "league0", "league1"]
 
 
 def test_moderator_corrections_are_public_notices_with_reasons():
     game, seats = started_game()
-    moderator = as_user(ModeratorFactory())
+    moderator = api_client(ModeratorFactory())
     base = f"/api/games/{game.pk}/corrections/"
     assert moderator.post(base, {"action": "pause", "reason": "dispute about turn 3"}, format="json").status_code == 201
     assert Game.objects.get(pk=game.pk).paused_at is not None
     assert moderator.post(base, {"action": "resume", "reason": "settled"}, format="json").status_code == 201
     assert moderator.post(base, {"action": "ruling", "reason": "x"}, format="json").status_code == 400
-    feed = as_user().get(f"/api/games/{game.pk}/events/").json()["events"]
+    feed = api_client().get(f"/api/games/{game.pk}/events/").json()["events"]
     notices = [(e["type"], e["payload"]["reason"]) for e in feed if e["kind"] == "notice"]
     assert notices == [("GamePaused", "dispute about turn 3"), ("GameResumed", "settled")]
 
 
 def test_replay_shows_the_order_its_events_and_what_changed():
     game, seats = started_game()
-    seat = acting(game, seats)
-    as_user(seat.user).post(f"/api/games/{game.pk}/commands/", {"type": "Roll"}, format="json")
-    client = as_user(seats[0].user)
+    seat = acting_seat(game, seats)
+    api_client(seat.user).post(f"/api/games/{game.pk}/commands/", {"type": "Roll"}, format="json")
+    client = api_client(seats[0].user)
     steps = client.get(f"/api/games/{game.pk}/replay/").json()["steps"]
     roll = next(s for s in steps if s["type"] == "Roll")
     detail = client.get(f"/api/games/{game.pk}/replay/?seq={roll['seq']}").json()
@@ -167,9 +162,9 @@ def test_replay_shows_the_order_its_events_and_what_changed():
 
 def test_a_refused_order_reaches_only_the_players_inbox():
     game, seats = started_game()
-    waiting = next(s for s in seats if s != acting(game, seats))
-    refused = as_user(waiting.user).post(f"/api/games/{game.pk}/commands/", {"type": "Roll"}, format="json")
+    waiting = next(s for s in seats if s != acting_seat(game, seats))
+    refused = api_client(waiting.user).post(f"/api/games/{game.pk}/commands/", {"type": "Roll"}, format="json")
     assert refused.status_code == 400 and refused.json()["rule"] == "turn"
-    inbox = as_user(waiting.user).get(f"/api/games/{game.pk}/inbox/").json()
+    inbox = api_client(waiting.user).get(f"/api/games/{game.pk}/inbox/").json()
     assert inbox[-1]["type"] == "OrderRefused"
-    assert "OrderRefused" not in str(as_user(acting(game, seats).user).get(f"/api/games/{game.pk}/events/").json())
+    assert "OrderRefused" not in str(api_client(acting_seat(game, seats).user).get(f"/api/games/{game.pk}/events/").json())

@@ -12,7 +12,7 @@ from games.base import Viewer
 from referee import services
 from referee.errors import GameFrozen
 from referee.models import Event
-from tests.factories import ModeratorFactory, started_game
+from tests.factories import ModeratorFactory, acting_seat, started_game
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 
@@ -22,10 +22,6 @@ def roll(game, seat, key=None):
         game_id=str(game.pk), user=seat.user, command_type="Roll", payload={}, idempotency_key=key
     )
 
-
-def acting_seat(game, seats):
-    state, _ = services.referee_get().current(str(game.pk))
-    return next(s for s in seats if s.number == state.order[state.to_move])
 
 
 def test_the_trigger_refuses_update():

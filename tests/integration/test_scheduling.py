@@ -11,7 +11,7 @@ from django.core.management import call_command
 from referee import scheduling, selectors, services
 from referee.errors import GameNotActive, InvalidSetting
 from referee.models import DueWork, Event
-from tests.factories import GameFactory, ModeratorFactory, UserFactory, started_game
+from tests.factories import GameFactory, ModeratorFactory, UserFactory, acting_seat, started_game
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 T0 = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.UTC)
@@ -37,10 +37,6 @@ def now(tmp_path, monkeypatch, settings):
     clock.set(T0)
     return clock
 
-
-def acting(game, seats):
-    state, _ = services.referee_get().current(str(game.pk))
-    return next(s for s in seats if s.number == state.order[state.to_move])
 
 
 def referee_orders(game):
@@ -69,7 +65,7 @@ def test_the_deadline_is_part_of_every_view(now):
         viewer = selectors.viewer_for(game_id=str(game.pk), user=user)
         clock = selectors.game_state_get(game_id=str(game.pk), viewer=viewer)["clock"]
         assert clock["deadline"] == (T0 + dt.timedelta(hours=30)).isoformat()
-        assert clock["waiting_for"] == [acting(game, seats).number]
+        assert clock["waiting_for"] == [acting_seat(game, seats).number]
 
 
 def test_expiry_produces_exactly_one_auto_turn_saying_why(now):
@@ -92,7 +88,7 @@ def test_expiry_produces_exactly_one_auto_turn_saying_why(now):
 def test_a_valid_order_before_the_deadline_wins_even_if_the_job_runs_late(now):
     game, seats = started_game()
     now.set(T0 + dt.timedelta(hours=35))
-    services.command_handle(game_id=str(game.pk), user=acting(game, seats).user, command_type="Hold", payload={})
+    services.command_handle(game_id=str(game.pk), user=acting_seat(game, seats).user, command_type="Hold", payload={})
     now.set(T0 + dt.timedelta(hours=40))
     scheduling.due_work_run(game_id=str(game.pk), key="turn:0:deadline")  # the late job
     scheduling.sweep()
@@ -102,7 +98,7 @@ def test_a_valid_order_before_the_deadline_wins_even_if_the_job_runs_late(now):
 
 def test_an_invalid_submission_does_not_stop_the_clock(now):
     game, seats = started_game()
-    other = next(s for s in seats if s != acting(game, seats))
+    other = next(s for s in seats if s != acting_seat(game, seats))
     with pytest.raises(Exception, match="not your turn"):
         services.command_handle(game_id=str(game.pk), user=other.user, command_type="Roll", payload={})
     assert deadline(game).due_at == T0 + dt.timedelta(hours=36)
@@ -128,7 +124,7 @@ def test_orders_wait_for_the_turn_start_phase(now):
     seats = [services.seat_add(game=game, user=UserFactory(), name=f"P{i}") for i in range(2)]
     services.game_start(game=game)
     with pytest.raises(Exception, match="not started"):
-        services.command_handle(game_id=str(game.pk), user=acting(game, seats).user, command_type="Roll", payload={})
+        services.command_handle(game_id=str(game.pk), user=acting_seat(game, seats).user, command_type="Roll", payload={})
 
 
 def test_a_pause_stops_the_clock_and_a_resume_gives_back_what_was_left(now):
@@ -137,7 +133,7 @@ def test_a_pause_stops_the_clock_and_a_resume_gives_back_what_was_left(now):
     now.set(T0 + dt.timedelta(hours=10))
     services.game_pause(game_id=str(game.pk), moderator=moderator, reason="server move")
     with pytest.raises(GameNotActive, match="paused"):
-        services.command_handle(game_id=str(game.pk), user=acting(game, seats).user, command_type="Roll", payload={})
+        services.command_handle(game_id=str(game.pk), user=acting_seat(game, seats).user, command_type="Roll", payload={})
     now.set(T0 + dt.timedelta(days=5))
     scheduling.sweep()
     assert referee_orders(game) == ["Setup"]
@@ -172,7 +168,7 @@ def test_deadlines_that_fell_in_our_outage_are_extended_never_auto_played(now, s
 
 def test_a_vacation_with_the_pause_policy_moves_the_deadline_past_its_end(now):
     game, seats = started_game()
-    seat = acting(game, seats)
+    seat = acting_seat(game, seats)
     services.vacation_declare(game_id=str(game.pk), user=seat.user, starts_at=T0, ends_at=T0 + dt.timedelta(days=3))
     assert deadline(game).due_at == T0 + dt.timedelta(days=3, hours=36)
     with pytest.raises(InvalidSetting, match="14 days"):
@@ -182,7 +178,7 @@ def test_a_vacation_with_the_pause_policy_moves_the_deadline_past_its_end(now):
 
 def test_a_vacation_with_the_referee_policy_has_the_referee_play_at_once(now):
     game, seats = started_game(vacation_policy="referee")
-    seat = acting(game, seats)
+    seat = acting_seat(game, seats)
     services.vacation_declare(game_id=str(game.pk), user=seat.user, starts_at=T0, ends_at=T0 + dt.timedelta(days=3))
     scheduling.sweep()
     assert referee_orders(game) == ["Setup", "Hold"]
@@ -192,7 +188,7 @@ def test_a_vacation_with_the_referee_policy_has_the_referee_play_at_once(now):
 def test_the_player_is_told_when_the_turn_starts_and_before_the_deadline(now):
     game, seats = started_game()
     scheduling.sweep()
-    player = acting(game, seats)
+    player = acting_seat(game, seats)
     assert [m.to for m in mail.outbox] == [[player.user.email]]
     assert "Your turn" in mail.outbox[0].subject
     now.set(T0 + dt.timedelta(hours=31))
