@@ -28,6 +28,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, ClassVar, Literal
 
 from games.dice import Dice
@@ -301,8 +302,9 @@ class Ruleset(ABC):
         cls = self._types(self.command_types).get(type_name) or self._types(self.event_types).get(type_name)
         return tuple(dict.fromkeys(re.findall(r"§\s?\d+(?:\.\d+)*", (cls.__doc__ or "") if cls else "")))
 
-    @classmethod
-    def _types(cls, types: tuple[type, ...]) -> dict[str, type]:
+    @staticmethod
+    @cache
+    def _types(types: tuple[type, ...]) -> dict[str, type]:
         return {t.__name__: t for t in types}
 
 
