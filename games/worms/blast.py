@@ -46,6 +46,18 @@ class Impact:
     held: bool = False
 
 
+#: §5 BUBBLE TROUBLE "The prod, firepunch, mine and dynamite will be able to knock the user
+#: outside of the bubble": these blasts reach a bubble's square (ruling W-R44).
+KNOCK_OUT = frozenset(
+    {"fire punch", "dynamite", "damage mine", "shockwave mine", "poison mine", "booby-trapped crate"}
+)
+
+
+def shielded(out: Outcome, square: Square, spec: Blast) -> bool:
+    """§5 BUBBLE TROUBLE: the square is "immune to most attacks, pushes and land damage"."""
+    return out.state.bubble_at(square) is not None and spec.source not in KNOCK_OUT
+
+
 def impacts(out: Outcome, center: Square, spec: Blast, direction: Direction | None) -> list[Impact]:
     state = out.state
     h = state.height(center)
@@ -75,6 +87,7 @@ def explode(out: Outcome, center: Square, spec: Blast, direction: Direction | No
 
 def resolve(out: Outcome, hits: list[Impact], spec: Blast) -> None:
     source = spec.source
+    hits = [i for i in hits if not shielded(out, i.square, spec)]
     # 1. land (§8)
     changes = [ev.SquareHeight(i.square[0], i.square[1], i.land_to) for i in hits if i.land_to is not None]
     if changes:
@@ -94,7 +107,8 @@ def resolve(out: Outcome, hits: list[Impact], spec: Blast) -> None:
         out.emit(ev.WormDamaged(worm.id, amount, worm.health - amount, source))
     for i in hits:
         worm = out.state.worm_at(i.square)
-        if worm is not None and i.hit and i.poison:
+        # §5 "Worms inside bubbles cannot be poisoned."
+        if worm is not None and i.hit and i.poison and out.state.bubble_at(i.square) is None:
             out.emit(ev.WormPoisoned(worm.id, worm.poison + i.poison))
 
     # 3. objects hit

@@ -1,7 +1,7 @@
 """The ``bot`` deadline policy (§3 "you will have it taken for you"): a plain, fair player.
 
 It uses only what the acting team may know (no crate contents, no booby traps, no other
-team's inventory) and plays a turn that cannot be refused: safe walks first (no mines,
+team's inventory, no invisible enemy worms) and plays a turn that cannot be refused: safe walks first (no mines,
 no water, no falls of more than 2), then at most one weapon as the last act, then the end.
 
 1. If an enemy worm can be prodded into water (or off a cliff), walk there and prod.
@@ -15,6 +15,7 @@ no water, no falls of more than 2), then at most one weapon as the last act, the
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import replace
 
 from games.base import Actor, ActorKind, Command
 from games.worms.board import (
@@ -39,6 +40,7 @@ def plan(state: WormsState, seat: int) -> Command:
     actor = Actor(ActorKind.REFEREE, seat)
     if state.stage is not Stage.ACTING or state.seat != seat:
         return SkipTurn(actor=actor, turn=state.turn)
+    state = known_to(state, seat)
     steps: list[Step] = []
     best = _best_prod(state, seat) if state.progress.weapon is None else None
     if best is not None:
@@ -63,6 +65,13 @@ def plan(state: WormsState, seat: int) -> Command:
     return SubmitTurn(actor=actor, steps=tuple(steps))
 
 
+def known_to(state: WormsState, seat: int) -> WormsState:
+    """The position as the team knows it (§11): other teams' invisible worms left out. A
+    walk may then run into one, which stops it (not a refusal)."""
+    worms = tuple(w for w in state.worms if w.visible or w.seat == seat)
+    return state if worms == state.worms else replace(state, worms=worms)
+
+
 def _movers(state: WormsState, seat: int) -> list[tuple[Worm, int]]:
     """Worms that may still walk this turn, with their squares left."""
     progress = state.progress
@@ -74,7 +83,7 @@ def _movers(state: WormsState, seat: int) -> list[tuple[Worm, int]]:
         if progress.weapon is not None and progress.shooter != worm.id:
             continue
         mine = mine or WormProgress(worm.id, 0, MOVES_PER_WORM)
-        out.append((worm, mine.allowance - mine.moved))
+        out.append((worm, mine.allowance - mine.used))
     return out
 
 

@@ -49,6 +49,17 @@ class Fire(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
+class UseUtility(Command):
+    """§5 COLLECTABLE UTILITIES: ninja rope, fast walk, teleport (``target`` a square),
+    bubble trouble, invisibility, used by one worm (§7 "as many utilities ... as he likes,
+    except for the teleport which will automatically end his turn")."""
+
+    worm: str
+    utility: str
+    target: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
 class EndTurn(Command):
     """§7: the player is done."""
 
@@ -65,7 +76,7 @@ class SkipTurn(Command):
     turn: int
 
 
-Step = MoveWorm | Fire | EndTurn
+Step = MoveWorm | Fire | UseUtility | EndTurn
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -81,6 +92,7 @@ COMMAND_TYPES: tuple[type[Command], ...] = (
     StartTurn,
     MoveWorm,
     Fire,
+    UseUtility,
     EndTurn,
     Surrender,
     SkipTurn,

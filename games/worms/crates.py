@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from games.worms import events as ev
-from games.worms.board import all_squares, name
+from games.worms.board import Square, all_squares, name
 from games.worms.items import ITEMS, Category, crate_pool
 from games.worms.outcome import Outcome
-from games.worms.state import CrateKind, Stock, Worm
+from games.worms.state import Crate, CrateKind, Stock, Worm, WormsState
 
 HEALTH_CRATE = 30
 
@@ -24,22 +24,62 @@ def drop_crate(out: Outcome) -> None:
             if out.dice.chance("sudden death: health crate becomes weapon (else utility)", 50)
             else CrateKind.UTILITY
         )
+    place_crate(out, kind)
+
+
+def place_crate(out: Outcome, kind: CrateKind, *, shower: bool = False) -> None:
+    """A crate of ``kind`` falls on a random empty square that is not water (if any); its
+    contents are for the moderators, and for each team with a crate spy (§5)."""
+    from games.worms.utilities import spies
+
     state = out.state
-    free = [s for s in all_squares() if not state.is_water(s) and state.empty(s)]
+    free = [s for s in all_squares() if not state.is_water(s) and _looks_empty(state, s)]
     if not free:
         return
     x, y = out.dice.choice("crate square", free)
     out.emit(ev.CrateDropped(x, y, kind))
-    contents = crate_contents(out, kind)
+    contents = crate_contents(out, kind, shower=shower)
     if contents:
         out.emit(ev.CrateFilled(x, y, contents))
+        for seat in spies(out):
+            out.emit(ev.CrateSpyReport(seat, (Crate(x, y, kind, contents),)))
+    hidden = out.state.worm_at((x, y))
+    if hidden is not None:  # §8 "If a worm lands on a crate, then that worm will collect it"
+        collect(out, hidden)
 
 
-def crate_contents(out: Outcome, kind: CrateKind) -> tuple[Stock, ...]:
+def _looks_empty(state: WormsState, square: Square) -> bool:
+    """Empty as everyone sees it: an invisible worm does not keep a crate off its square
+    (or the squares crates fall on would tell where it is); it collects the crate at once
+    (§11, ruling W-R50)."""
+    worm = state.worm_at(square)
+    if worm is not None and not worm.visible:
+        return not (state.drum_at(square) or state.mine_at(square) or state.crate_at(square) or state.card_at(square))
+    return state.empty(square)
+
+
+def drop_shower(out: Outcome, count: int) -> None:
+    """§5 CRATE SHOWER: ``count`` crates fall at once, each drawn as at a turn's start
+    without the "no crate" share (weapon 50, health 20, utility 20 of 90; in sudden death
+    health becomes weapon or utility), and none holds another crate shower (W-R46)."""
+    for n in range(1, count + 1):
+        roll = out.dice.roll(f"crate shower {n}: kind (1-50 weapon, 51-70 health, 71-90 utility)", 1, 90)
+        kind = CrateKind.WEAPON if roll <= 50 else CrateKind.HEALTH if roll <= 70 else CrateKind.UTILITY
+        if kind is CrateKind.HEALTH and out.state.sudden_death:
+            kind = (
+                CrateKind.WEAPON
+                if out.dice.chance("sudden death: health crate becomes weapon (else utility)", 50)
+                else CrateKind.UTILITY
+            )
+        place_crate(out, kind, shower=True)
+
+
+def crate_contents(out: Outcome, kind: CrateKind, *, shower: bool = False) -> tuple[Stock, ...]:
     if kind is CrateKind.HEALTH:
         return ()
     if kind is CrateKind.UTILITY:
-        item = out.dice.choice("utility crate item", crate_pool(Category.UTILITY))
+        pool = tuple(i for i in crate_pool(Category.UTILITY) if not (shower and i == "crate_shower"))
+        item = out.dice.choice("utility crate item", pool)
     else:
         roll = out.dice.roll("weapon crate (1-80 normal, 81-95 team, 96-100 super)", 1, 100)
         category = Category.STANDARD if roll <= 80 else Category.TEAM if roll <= 95 else Category.SUPER
@@ -50,6 +90,7 @@ def crate_contents(out: Outcome, kind: CrateKind) -> tuple[Stock, ...]:
 def collect(out: Outcome, worm: Worm) -> bool:
     """The worm stands on a crate or card: take it. Returns True if a booby trap went off."""
     from games.worms.explosions import crate_sheep, mine_explodes
+    from games.worms.utilities import collected
 
     state = out.state
     crate = state.crate_at(worm.square)
@@ -64,10 +105,10 @@ def collect(out: Outcome, worm: Worm) -> bool:
             health = worm.health + HEALTH_CRATE
             out.emit(ev.WormHealed(worm.id, HEALTH_CRATE, health), ev.PoisonCured(worm.seat))
         elif crate.contents:
-            out.emit(ev.ItemsGained(worm.seat, crate.contents, f"crate at {name(crate.square)}"))
+            collected(out, worm.seat, crate.contents, f"crate at {name(crate.square)}")
     card = state.card_at(worm.square)
     if card is not None:
         out.emit(ev.CardGone(card.x, card.y, "collected", worm.id))
         if card.contents:
-            out.emit(ev.ItemsGained(worm.seat, card.contents, f"donor card at {name(card.square)}"))
+            collected(out, worm.seat, card.contents, f"donor card at {name(card.square)}")
     return False

@@ -3,11 +3,14 @@
 1. at the first turn of a round: the water rises by 1 if sudden death was already on
    (§10, "after every round"), the round number goes up, and sudden death begins once
    the announced number of rounds has been played;
-2. poison ticks (§9);
-3. a crate may fall (§9);
-4. the wind is drawn (§7);
-5. stalemate (§10): if no worm can move or hit another, sudden death is forced;
-6. the turn starts, and is skipped at once if the team is stuck (§7).
+2. the team's bubbles and invisible worms have one round less (§5, §11; ruling W-R40);
+3. poison ticks (§9), not in a bubble (§5);
+4. a crate may fall (§9);
+5. the wind is drawn (§7);
+6. stalemate (§10): if no worm can move or hit another, sudden death is forced;
+7. the turn starts: the team is PMed its weapons, where its invisible worms are and, with
+   a crate spy, what every crate and card holds (§7); the turn is skipped at once if the
+   team is stuck (§7).
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ def start_turn(out: Outcome, command: StartTurn) -> None:
     settle(out)
     if out.state.phase is not Phase.PLAYING:
         return
+    age_effects(out, out.state.seat)
     tick_poison(out)
     drop_crate(out)
     draw_wind(out)
@@ -51,6 +55,7 @@ def start_turn(out: Outcome, command: StartTurn) -> None:
     seat = out.state.seat
     assert seat is not None
     out.emit(ev.TurnStarted(out.state.turn, seat))
+    brief(out, seat)
     team = out.state.team(seat)
     if team is None or team.out:
         end_turn(out, "out")
@@ -77,13 +82,53 @@ def raise_water(out: Outcome, level: int) -> None:
     for card in state.cards:
         if state.is_water(card.square):
             out.emit(ev.CardGone(card.x, card.y, "drowned"))
+    for bubble in state.bubbles:  # §5 BUBBLE TROUBLE: a bubble under water sinks
+        if state.is_water(bubble.square):
+            out.emit(ev.BubbleGone(bubble.x, bubble.y, "sunk"))
+
+
+def age_effects(out: Outcome, seat: int | None) -> None:
+    """§5 BUBBLE TROUBLE, §11: "3 rounds", a round being a complete cycle of players'
+    turns: counted at the start of the owner's turns (``TurnStarted`` counts down), so the
+    effect ends at the start of its third turn after it was used (ruling W-R40). Here: what
+    runs out now bursts or becomes visible."""
+    from games.worms.invisibility import reveal
+
+    if seat is None:
+        return
+    state = out.state
+    for bubble in state.bubbles:
+        if bubble.seat == seat and bubble.rounds <= 1:
+            out.emit(ev.BubbleGone(bubble.x, bubble.y, "expired"))
+    for worm in state.worms:
+        if worm.seat == seat and not worm.visible and worm.invisible_rounds <= 1:
+            event = reveal(out.state, worm.id, "expired")
+            if event is not None:
+                out.emit(event)
+
+
+def brief(out: Outcome, seat: int) -> None:
+    """§7: "The player who's turn it is will be PMed a list of their current weapons. If
+    they have crate spy then they will also be sent the contents of each weapon, utility
+    crate and donor card on the map. If they have any invisible worms, then they will also
+    be told where they are on the board." """
+    from games.worms.invisibility import spots
+    from games.worms.utilities import spy_report
+
+    team = out.state.team(seat)
+    if team is None or team.out:
+        return
+    out.emit(ev.TurnBriefing(seat, team.inventory, spots(out.state, seat)))
+    if out.state.stock(seat, "crate_spy") != 0:
+        spy_report(out, seat)
 
 
 def tick_poison(out: Outcome) -> None:
     """§9: every poisoned worm loses 5 per dose at the start of each team's turn, never
-    going below 1 health (ruling W-R11: all worms on the board, every turn)."""
+    going below 1 health (ruling W-R11: all worms on the board, every turn); a worm in a
+    bubble is immune to poison (§5 BUBBLE TROUBLE, ruling W-R44)."""
     for worm in out.state.worms:
-        if worm.poison and worm.health > 1:
+        if worm.poison and worm.health > 1 and out.state.bubble_at(worm.square) is None:
             health = max(1, worm.health - POISON_PER_DOSE * worm.poison)
             out.emit(ev.WormDamaged(worm.id, worm.health - health, health, "poison"))
 
@@ -99,19 +144,20 @@ def draw_wind(out: Outcome) -> None:
 
 def can_hit(state: WormsState, worm: Worm) -> bool:
     """W-R10: an enemy worm within prod reach, or in the line of the handgun every team
-    holds (8 along the row or column, within its height window, no wall in between)."""
+    holds (8 along the row or column, within its height window, no wall in between).
+    Only worms the team can see count (§11, W-R43)."""
     from games.worms.aim import land_shot
 
     for d in ORTHOGONAL:
         s = step(worm.square, d)
         if on_board(s):
             other = state.worm_at(s)
-            if other is not None and other.seat != worm.seat:
+            if other is not None and other.seat != worm.seat and other.visible:
                 diff = state.height(s) - state.height(worm.square)
                 if -1 <= diff <= 0:
                     return True
     for other in state.worms:
-        if other.seat == worm.seat or (other.x != worm.x and other.y != worm.y):
+        if other.seat == worm.seat or not other.visible or (other.x != worm.x and other.y != worm.y):
             continue
         if abs(other.x - worm.x) + abs(other.y - worm.y) > 8:
             continue
@@ -122,7 +168,7 @@ def can_hit(state: WormsState, worm: Worm) -> bool:
 
 def is_stuck(state: WormsState, seat: int) -> bool:
     """§7: no worm of the team can take a step or hit anyone."""
-    return not any(can_step(state, w.square) or can_hit(state, w) for w in state.worms_of(seat))
+    return not any(can_step(state, w.square, seat) or can_hit(state, w) for w in state.worms_of(seat))
 
 
 def is_stalemate(state: WormsState) -> bool:

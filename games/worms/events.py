@@ -1,16 +1,42 @@
 """What happened (past tense). ``evolve`` applies them without checking anything.
 
+Every event is for everyone, for one seat, or for the moderators (ruling W-R49).
 Secrets travel in their own private events: a crate's contents (moderators), a
-shopping list or the items a team gains or loses (that seat only).
+shopping list, the items a team gains or loses, its turn briefing and crate spy reports
+(that seat only). Events about a worm are ``Concealable``: ``Outcome.emit`` makes them
+private to the worm's team while it is invisible (§11, ``games.worms.invisibility``); a
+few public events carry a secret that ``games.worms.views.view_event`` blanks for the
+others (an invisible worm's teleport square, the worm that collected a crate).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.base import MODERATORS_ONLY, Audience, Event
+from games.base import EVERYONE, MODERATORS_ONLY, Audience, Event
 from games.worms.board import Direction
-from games.worms.state import Card, CrateKind, Drum, Mine, MineType, Settings, Stock, Team, Worm
+from games.worms.state import (
+    Card,
+    Crate,
+    CrateKind,
+    Drum,
+    Mine,
+    MineType,
+    Settings,
+    Stock,
+    Team,
+    Worm,
+)
+
+
+class Concealable(Event):
+    """A public event that becomes private to ``private_to`` when it concerns an invisible
+    worm (§11): its owner and the moderators see it, nobody else (ruling W-R41)."""
+
+    private_to: int | None
+
+    def audience(self) -> Audience:
+        return EVERYONE if self.private_to is None else Audience.only(self.private_to)
 
 
 @dataclass(frozen=True)
@@ -113,6 +139,9 @@ class CrateFilled(Event):
 
 @dataclass(frozen=True)
 class TurnStarted(Event):
+    """Also counts down the rounds of the team's bubbles and invisible worms (ruling W-R40;
+    one that runs out has its own ``BubbleGone`` / ``WormRevealed`` just before)."""
+
     turn: int
     seat: int
 
@@ -121,7 +150,7 @@ class TurnStarted(Event):
 
 
 @dataclass(frozen=True)
-class WormMoved(Event):
+class WormMoved(Concealable):
     """``cost`` counts against the worm's movement this turn (0 for pushes, drifts)."""
 
     worm: str
@@ -129,27 +158,31 @@ class WormMoved(Event):
     y: int
     cost: int = 1
     cause: str = "walk"
+    private_to: int | None = None
 
 
 @dataclass(frozen=True)
-class WormDamaged(Event):
+class WormDamaged(Concealable):
     worm: str
     amount: int
     health: int
     cause: str
+    private_to: int | None = None
 
 
 @dataclass(frozen=True)
-class WormHealed(Event):
+class WormHealed(Concealable):
     worm: str
     amount: int
     health: int
+    private_to: int | None = None
 
 
 @dataclass(frozen=True)
-class WormPoisoned(Event):
+class WormPoisoned(Concealable):
     worm: str
     poison: int
+    private_to: int | None = None
 
 
 @dataclass(frozen=True)
@@ -158,9 +191,10 @@ class PoisonCured(Event):
 
 
 @dataclass(frozen=True)
-class ParachuteOpened(Event):
+class ParachuteOpened(Concealable):
     worm: str
     seat: int
+    private_to: int | None = None
 
 
 @dataclass(frozen=True)
@@ -241,9 +275,13 @@ class DrumExploded(Event):
 
 @dataclass(frozen=True)
 class CrateCollected(Event):
+    """§11: collected by an invisible worm, others see only that the crate disappeared
+    (``hidden_seat`` is its team; ``view_event`` blanks the worm for everyone else)."""
+
     x: int
     y: int
     worm: str
+    hidden_seat: int | None = None
 
 
 @dataclass(frozen=True)
@@ -282,6 +320,138 @@ class CardGone(Event):
     y: int
     how: str
     worm: str = ""
+    hidden_seat: int | None = None
+
+
+# --- utilities (§5) and invisibility (§11) ------------------------------------------
+
+
+@dataclass(frozen=True)
+class UtilityUsed(Concealable):
+    """§5: a collectable utility used by a worm (one unit). Private when the worm is
+    invisible (§11 "Any move you make whilst invisible will be silent")."""
+
+    worm: str
+    seat: int
+    utility: str
+    private_to: int | None = None
+
+
+@dataclass(frozen=True)
+class Teleported(Event):
+    """§5 TELEPORT: the worm is now on (x, y). §11: an invisible worm's teleport is announced
+    without where it went (``hidden`` -> ``view_event`` blanks the square for others)."""
+
+    worm: str
+    seat: int
+    x: int
+    y: int
+    hidden: bool = False
+
+
+@dataclass(frozen=True)
+class BubbleCreated(Concealable):
+    """§5 BUBBLE TROUBLE on (x, y) for 3 rounds (of ``seat``'s turns)."""
+
+    x: int
+    y: int
+    seat: int
+    rounds: int = 3
+    private_to: int | None = None
+
+
+@dataclass(frozen=True)
+class BubbleGone(Concealable):
+    """``how``: expired, sunk."""
+
+    x: int
+    y: int
+    how: str = "expired"
+    private_to: int | None = None
+
+
+@dataclass(frozen=True)
+class WormVanished(Event):
+    """§5 INVISIBILITY, §11: the worm is invisible for ``rounds`` of its team's turns."""
+
+    worm: str
+    seat: int
+    rounds: int = 3
+
+
+@dataclass(frozen=True)
+class WormRevealed(Event):
+    """§11: an invisible worm is visible again (``reason``: expired, fired, died): everyone
+    is told where it is and its health."""
+
+    worm: str
+    seat: int
+    x: int
+    y: int
+    health: int
+    poison: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class InvisibleWormMet(Event):
+    """§11: a worm of ``seat`` walked into invisible worm ``worm`` on (x, y): it stopped
+    and lost ``lost`` squares of that walk; now it knows where the worm is (a PM)."""
+
+    seat: int
+    walker: str
+    worm: str
+    x: int
+    y: int
+    lost: int
+
+    def audience(self) -> Audience:
+        return Audience.only(self.seat)
+
+
+@dataclass(frozen=True)
+class CrateShowerFell(Event):
+    """§5 CRATE SHOWER: collected by ``seat``; 5 crates follow as ``CrateDropped``."""
+
+    seat: int
+
+
+# --- the private inbox (what the game master PMed) --------------------------------------
+
+
+@dataclass(frozen=True)
+class WormSpot:
+    worm: str
+    x: int
+    y: int
+    health: int
+    rounds: int
+
+
+@dataclass(frozen=True)
+class TurnBriefing(Event):
+    """§7: at the start of its turn a team is sent its weapons list and where its
+    invisible worms are."""
+
+    seat: int
+    inventory: tuple[Stock, ...]
+    invisible: tuple[WormSpot, ...] = ()
+
+    def audience(self) -> Audience:
+        return Audience.only(self.seat)
+
+
+@dataclass(frozen=True)
+class CrateSpyReport(Event):
+    """§5 CRATE SPY, §7: the contents of crates and donor cards, sent to ``seat``
+    (booby traps are not reported, ruling W-R45)."""
+
+    seat: int
+    crates: tuple[Crate, ...] = ()
+    cards: tuple[Card, ...] = ()
+
+    def audience(self) -> Audience:
+        return Audience.only(self.seat)
 
 
 # --- inventories (private) -------------------------------------------------------------
@@ -402,4 +572,14 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     TeamSurrendered,
     GameWon,
     GameDrawn,
+    UtilityUsed,
+    Teleported,
+    BubbleCreated,
+    BubbleGone,
+    WormVanished,
+    WormRevealed,
+    InvisibleWormMet,
+    CrateShowerFell,
+    TurnBriefing,
+    CrateSpyReport,
 )

@@ -10,6 +10,7 @@ from games.worms import events as ev
 from games.worms import inventory
 from games.worms.board import index
 from games.worms.state import (
+    Bubble,
     Crate,
     Drum,
     Mine,
@@ -135,8 +136,17 @@ def _(event: ev.CrateFilled, state: WormsState) -> WormsState:
 
 @evolve.register
 def _(event: ev.TurnStarted, state: WormsState) -> WormsState:
+    worms = tuple(
+        replace(w, invisible_rounds=max(0, w.invisible_rounds - 1)) if w.seat == event.seat else w
+        for w in state.worms
+    )
+    bubbles = tuple(
+        replace(b, rounds=b.rounds - 1) if b.seat == event.seat else b for b in state.bubbles
+    )
     return replace(
         state,
+        worms=worms,
+        bubbles=tuple(b for b in bubbles if b.rounds > 0),
         turn=event.turn,
         seat=event.seat,
         stage=Stage.ACTING,
@@ -362,3 +372,61 @@ def _(event: ev.Exploded, state: WormsState) -> WormsState:
     if state.progress.fuse == (event.x, event.y):
         return replace(state, progress=replace(state.progress, fuse=None))
     return state
+
+
+# --- utilities and invisibility (§5, §11) ----------------------------------------------
+
+
+def _progress_of(state: WormsState, worm_id: str, **changes: object) -> WormsState:
+    progress = state.progress
+    current = progress.of(worm_id)
+    updated = replace(current or WormProgress(worm_id), **changes)  # type: ignore[arg-type]
+    if current is None:
+        worms = (*progress.worms, updated)
+    else:
+        worms = tuple(updated if p.worm == worm_id else p for p in progress.worms)
+    return replace(state, progress=replace(progress, worms=worms))
+
+
+@evolve.register
+def _(event: ev.UtilityUsed, state: WormsState) -> WormsState:
+    held = inventory.take(_inventory(state, event.seat), event.utility)
+    state = replace(state, teams=_teams(state, event.seat, inventory=held))
+    current = state.progress.of(event.worm) or WormProgress(event.worm)
+    if event.utility == "ninja_rope":
+        return _progress_of(state, event.worm, rope=True)
+    if event.utility == "fast_walk" and not current.fast:
+        return _progress_of(state, event.worm, fast=True, allowance=current.allowance * 2)
+    return _progress_of(state, event.worm)
+
+
+@evolve.register
+def _(event: ev.Teleported, state: WormsState) -> WormsState:
+    return replace(state, worms=_worms(state, event.worm, x=event.x, y=event.y))
+
+
+@evolve.register
+def _(event: ev.BubbleCreated, state: WormsState) -> WormsState:
+    others = tuple(b for b in state.bubbles if b.square != (event.x, event.y))
+    return replace(state, bubbles=(*others, Bubble(event.x, event.y, event.seat, event.rounds)))
+
+
+@evolve.register
+def _(event: ev.BubbleGone, state: WormsState) -> WormsState:
+    return replace(state, bubbles=tuple(b for b in state.bubbles if b.square != (event.x, event.y)))
+
+
+@evolve.register
+def _(event: ev.WormVanished, state: WormsState) -> WormsState:
+    return replace(state, worms=_worms(state, event.worm, invisible_rounds=event.rounds))
+
+
+@evolve.register
+def _(event: ev.WormRevealed, state: WormsState) -> WormsState:
+    return replace(state, worms=_worms(state, event.worm, invisible_rounds=0))
+
+
+@evolve.register
+def _(event: ev.InvisibleWormMet, state: WormsState) -> WormsState:
+    current = state.progress.of(event.walker) or WormProgress(event.walker)
+    return _progress_of(state, event.walker, lost=current.lost + event.lost)

@@ -149,14 +149,21 @@ def resolve_deaths(out: Outcome) -> None:
             out.emit(ev.ItemsLost(dying.seat, contents, f"donor card of {dying.id}"))
         blast(out, square, DYING_WORM)
         _clear_for_card(out, square)
-        out.emit(ev.CardDropped(Card(square[0], square[1], contents)), ev.CardSeen(square[0], square[1]))
+        card = Card(square[0], square[1], contents)
+        out.emit(ev.CardDropped(card), ev.CardSeen(square[0], square[1]))
+        from games.worms.utilities import spies
+
+        for seat in spies(out):
+            out.emit(ev.CrateSpyReport(seat, (), (card,)))
         if out.state.is_water(square):
             out.emit(ev.CardGone(square[0], square[1], "drowned"))
         elif (finder := out.state.worm_at(square)) is not None:
             # the blast threw another worm onto the square: it collects the card (§8)
             out.emit(ev.CardGone(square[0], square[1], "collected", finder.id))
             if contents:
-                out.emit(ev.ItemsGained(finder.seat, contents, f"donor card of {dying.id}"))
+                from games.worms.utilities import collected
+
+                collected(out, finder.seat, contents, f"donor card of {dying.id}")
 
 
 def draw_units(out: Outcome, seat: int, count: int, purpose: str) -> tuple[Stock, ...]:

@@ -15,6 +15,7 @@ from dataclasses import replace
 from games.worms.board import MAX_HEIGHT, SIZE, Direction, SquareError, name, parse_square
 from games.worms.items import ITEMS
 from games.worms.state import (
+    Bubble,
     Card,
     Crate,
     CrateKind,
@@ -174,18 +175,25 @@ def format_position(state: WormsState) -> str:
     ) or "-"
     cards = ",".join(f"{name(c.square)}:{format_items(c.contents)}" for c in state.cards) or "-"
     inventories = ";".join(f"{t.letter}:{format_items(t.inventory)}" for t in state.teams) or "-"
-    return " ".join(
-        (
-            format_rows(state.heights), str(state.water), wind, rnd, turn, teams, worms, mines,
-            drums, crates, cards, inventories, format_progress(state.progress),
-        )
-    )
+    fields = [
+        format_rows(state.heights), str(state.water), wind, rnd, turn, teams, worms, mines,
+        drums, crates, cards, inventories, format_progress(state.progress),
+    ]
+    if state.bubbles:  # the optional 14th field (§5 BUBBLE TROUBLE)
+        fields.append(",".join(f"{name(b.square)}={b.seat}:{b.rounds}" for b in state.bubbles))
+    return " ".join(fields)
 
 
 def format_progress(progress: TurnProgress) -> str:
     if progress == TurnProgress():
         return "-"
-    parts = [",".join(f"{p.worm}={p.moved}/{p.allowance}" for p in progress.worms)]
+    parts = [
+        ",".join(
+            f"{p.worm}={p.moved}{f'+{p.lost}' if p.lost else ''}/{p.allowance}"
+            f"{'r' if p.rope else ''}{'f' if p.fast else ''}"
+            for p in progress.worms
+        )
+    ]
     if progress.weapon is not None:
         parts.append(f"{progress.weapon}@{progress.shooter}/{progress.shots_left}")
     if progress.double:
@@ -203,11 +211,19 @@ _ROUND = re.compile(r"(\d+)/(\d+)(\+?)(!?)$")
 
 def parse(text: str) -> WormsState:
     parts = text.split()
-    if len(parts) != len(FIELDS):
+    if len(parts) not in (len(FIELDS), len(FIELDS) + 1):
         raise NotationError(
-            f"expected {len(FIELDS)} space-separated fields ({', '.join(FIELDS)}), got {len(parts)}"
+            f"expected {len(FIELDS)} space-separated fields ({', '.join(FIELDS)}) and optionally "
+            f"bubbles, got {len(parts)}"
         )
-    f = dict(zip(FIELDS, parts, strict=True))
+    f = dict(zip(FIELDS, parts[: len(FIELDS)], strict=True))
+    bubbles: list[Bubble] = []
+    for token in parts[len(FIELDS):]:
+        for item in token.split(","):
+            m = re.match(r"([a-o]\d+)=(\d+):(\d+)$", item)
+            if m is None:
+                raise NotationError(f"bubbles: {item!r} is not square=seat:rounds, like c5=1:3")
+            bubbles.append(Bubble(*_square(m.group(1), "bubbles"), int(m.group(2)), int(m.group(3))))
     heights = parse_rows(f["board"])
     water = _int(f["water"], "water")
 
@@ -307,7 +323,7 @@ def parse(text: str) -> WormsState:
         stage=stage, round_opening=opening, sudden_death_after=sd_after,
         sudden_death=sudden_death, stalemate=stalemate, order=order, teams=teams_t,
         worms=tuple(worms), mines=tuple(mines), drums=tuple(drums), crates=tuple(crates),
-        cards=tuple(cards), progress=progress, winner=winner, draw=phase is Phase.FINISHED and winner is None,
+        cards=tuple(cards), progress=progress, bubbles=tuple(bubbles), winner=winner, draw=phase is Phase.FINISHED and winner is None,
     )
 
 
@@ -317,10 +333,15 @@ def parse_progress(text: str) -> TurnProgress:
     segments = text.split(";")
     worms: list[WormProgress] = []
     for token in filter(None, segments[0].split(",")):
-        m = re.match(r"([A-H]\d+)=(\d+)/(\d+)$", token)
+        m = re.match(r"([A-H]\d+)=(\d+)(?:\+(\d+))?/(\d+)(r?)(f?)$", token)
         if m is None:
-            raise NotationError(f"progress: {token!r} is not worm=moved/allowance, like A1=2/3")
-        worms.append(WormProgress(m.group(1), int(m.group(2)), int(m.group(3))))
+            raise NotationError(
+                f"progress: {token!r} is not worm=moved[+lost]/allowance[r][f], like A1=2/3 or A1=1+2/6rf"
+            )
+        worms.append(
+            WormProgress(m.group(1), int(m.group(2)), int(m.group(4)), bool(m.group(5)), bool(m.group(6)),
+                         int(m.group(3) or 0))
+        )
     progress = TurnProgress(worms=tuple(worms))
     for segment in segments[1:]:
         if segment.startswith("fuse@"):
@@ -428,8 +449,8 @@ def validate(state: WormsState) -> list[str]:
         worm = state.worm(p.worm)
         if worm is not None and worm.seat != state.seat:
             problems.append(f"{p.worm} acted this turn but is not on the acting team")
-        if p.moved > p.allowance:
-            problems.append(f"{p.worm} moved {p.moved} squares, more than its {p.allowance}")
+        if p.used > p.allowance:
+            problems.append(f"{p.worm} moved {p.used} squares, more than its {p.allowance}")
     if progress.weapon is not None and progress.weapon not in ITEMS:
         problems.append(f"{progress.weapon!r} is not a weapon")
     return problems

@@ -5,6 +5,7 @@
     A1 fire mine e4 p      place a poison mine on e4 (d damage, s shockwave, p poison)
     A1 fire air_strike c5-g5    5 missiles in a row; A1 fire sheep_strike c5 S
     (docs/notation.md lists every weapon's target)
+    A1 use ninja_rope      use a utility (A1 use teleport k5: the teleport's square)
     end | surrender        end the turn | give up
     start | skip           the turn-start phase | the deadline passed (referee orders)
     shop mad_cow bazooka3 parachute2    a shopping list (team weapon first)
@@ -24,6 +25,7 @@ from games.worms.commands import (
     SubmitShoppingList,
     SubmitTurn,
     Surrender,
+    UseUtility,
 )
 from games.worms.notation import NotationError, parse_stock
 
@@ -41,7 +43,7 @@ def parse_order(text: str, turn: int = 0) -> Command:
         steps: list[Step] = []
         for part in " ".join(words[1:]).split(";"):
             step = parse_order(part, turn)
-            if not isinstance(step, MoveWorm | Fire | EndTurn):
+            if not isinstance(step, MoveWorm | Fire | UseUtility | EndTurn):
                 raise OrderError(f"{part.strip()!r} cannot be a step of a turn")
             steps.append(step)
         return SubmitTurn(steps=tuple(steps))
@@ -62,7 +64,7 @@ def parse_order(text: str, turn: int = 0) -> Command:
             raise OrderError(str(exc)) from None
         return SubmitShoppingList(team_weapon=words[1], items=items)
     if len(words) < 2:
-        raise OrderError(f"{text!r}: after the worm say move or fire")
+        raise OrderError(f"{text!r}: after the worm say move, fire or use")
     worm, verb = words[0].upper(), words[1].lower()
     if verb == "move":
         return MoveWorm(worm=worm, path=tuple(w.lower() for w in words[2:]))
@@ -72,4 +74,9 @@ def parse_order(text: str, turn: int = 0) -> Command:
         target = words[3] if len(words) > 3 else ""
         mine_type = words[4] if len(words) > 4 else ""
         return Fire(worm=worm, weapon=words[2].lower(), target=target, mine_type=mine_type)
-    raise OrderError(f"{text!r}: {verb!r} is not move or fire")
+    if verb == "use":
+        if len(words) < 3:
+            raise OrderError(f"{text!r}: use what?")
+        target = words[3].lower() if len(words) > 3 else ""
+        return UseUtility(worm=worm, utility=words[2].lower(), target=target)
+    raise OrderError(f"{text!r}: {verb!r} is not move, fire or use")

@@ -118,7 +118,7 @@ def _fly(
     return square
 
 
-def _free_landing(out: Outcome, square: Square, start: Square, air: int, *, mine: bool) -> Square:
+def free_landing(out: Outcome, square: Square, start: Square, air: int, *, mine: bool) -> Square:
     """§8: landing on a worm or drum (or a mine on a card) moves it one square in a random
     direction until it is free."""
 
@@ -149,7 +149,7 @@ def push_worm(
         return
     air = out.state.height(worm.square) + thrown
     square = _fly(out, worm.square, direction, distance, air, downhill_only=downhill_only)
-    square = _free_landing(out, square, worm.square, air, mine=False)
+    square = free_landing(out, square, worm.square, air, mine=False)
     if square != worm.square:
         out.emit(ev.WormMoved(worm_id, square[0], square[1], cost=0, cause="push"))
     arrive(out, worm_id, air, walking=False)
@@ -166,7 +166,7 @@ def push_mine(
         return
     air = out.state.height(square) + thrown
     target = _fly(out, square, direction, distance, air)
-    target = _free_landing(out, target, square, air, mine=True)
+    target = free_landing(out, target, square, air, mine=True)
     if target != square:
         out.emit(ev.MineMoved(square[0], square[1], target[0], target[1]))
     if out.state.is_water(target):
@@ -182,7 +182,7 @@ def push_mine(
 def push_drum(out: Outcome, square: Square, direction: Direction, distance: int, thrown: int) -> None:
     air = out.state.height(square) + thrown
     target = _fly(out, square, direction, distance, air)
-    target = _free_landing(out, target, square, air, mine=False)
+    target = free_landing(out, target, square, air, mine=False)
     if target != square:
         out.emit(ev.DrumMoved(square[0], square[1], target[0], target[1]))
     if out.state.is_water(target):

@@ -34,6 +34,7 @@ from games.worms.commands import (
     SubmitShoppingList,
     SubmitTurn,
     Surrender,
+    UseUtility,
 )
 from games.worms.environment import start_turn
 from games.worms.evolve import apply
@@ -41,7 +42,9 @@ from games.worms.movement import move
 from games.worms.outcome import Outcome
 from games.worms.state import Phase, Settings, Stage, WormsState
 from games.worms.turn import acting_seat, end_turn, finish, settle
+from games.worms.utilities import use as use_utility
 from games.worms.views import view as view_state
+from games.worms.views import view_event as redact_event
 from games.worms.weapons import fire
 
 
@@ -96,6 +99,9 @@ class WormsRuleset(Ruleset):
         elif isinstance(command, Fire):
             fire(out, command)
             finish(out)
+        elif isinstance(command, UseUtility):
+            use_utility(out, command)
+            finish(out)
         elif isinstance(command, EndTurn):
             acting_seat(out.state, command.actor)
             end_turn(out, "ended")
@@ -115,6 +121,8 @@ class WormsRuleset(Ruleset):
             raise RuleViolation("§7", "The turn has no steps.")
         turn = out.state.turn
         for number, step in enumerate(command.steps, start=1):
+            if out.halted:
+                return  # §11: a walk ran into an invisible worm; the rest is void (W-R43)
             if out.state.turn != turn or out.state.stage is not Stage.ACTING:
                 if isinstance(command.steps[number - 2], EndTurn):
                     raise RuleViolation("§7", f"Step {number}: the turn is already over.")
@@ -220,6 +228,11 @@ class WormsRuleset(Ruleset):
 
     def view(self, state: WormsState, viewer: Viewer) -> dict[str, Any]:
         return view_state(state, viewer)
+
+    def view_event(self, event: Event, viewer: Viewer) -> dict[str, Any] | None:
+        if not viewer.may_see(self.event_audience(event)):
+            return None
+        return redact_event(event, self.event_to_data(event), viewer)
 
 
 RULESET = WormsRuleset()

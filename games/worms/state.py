@@ -69,7 +69,8 @@ class Worm:
     y: int
     health: int = 150
     poison: int = 0
-    #: §11, for the utilities issue: rounds of invisibility left (0 = visible).
+    #: §11: turns of its own team left before it becomes visible again (0 = visible;
+    #: counted down at the start of each of its team's turns, ruling W-R40).
     invisible_rounds: int = 0
 
     @property
@@ -129,11 +130,36 @@ class Card:
 
 
 @dataclass(frozen=True)
+class Bubble:
+    """§5 BUBBLE TROUBLE: a square immune to most attacks while a worm is in it; ``seat``
+    made it and counts its rounds (``rounds`` of that team's turns left)."""
+
+    x: int
+    y: int
+    seat: int
+    rounds: int = 3
+
+    @property
+    def square(self) -> Square:
+        return (self.x, self.y)
+
+
+@dataclass(frozen=True)
 class WormProgress:
     worm: str
     moved: int = 0
     #: squares this worm may walk this turn (3, +2 retreat after a mine or dynamite).
     allowance: int = 3
+    #: §5 NINJA ROPE is in use for this worm this turn
+    rope: bool = False
+    #: §5 FAST WALK is in use (movement and retreat doubled)
+    fast: bool = False
+    #: §11: squares lost by walking into an invisible worm (counted as walked; private)
+    lost: int = 0
+
+    @property
+    def used(self) -> int:
+        return self.moved + self.lost
 
 
 @dataclass(frozen=True)
@@ -199,6 +225,7 @@ class WormsState:
     cards: tuple[Card, ...] = ()
     progress: TurnProgress = field(default_factory=TurnProgress)
     shopping: tuple[ShoppingList, ...] = ()
+    bubbles: tuple[Bubble, ...] = ()
     winner: int | None = None
     draw: bool = False
 
@@ -248,6 +275,9 @@ class WormsState:
 
     def card_at(self, square: Square) -> Card | None:
         return next((c for c in self.cards if c.square == square), None)
+
+    def bubble_at(self, square: Square) -> Bubble | None:
+        return next((b for b in self.bubbles if b.square == square), None)
 
     def blocked(self, square: Square) -> bool:
         """Worms and oil drums occupy their square (§7, §8)."""

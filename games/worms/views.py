@@ -1,16 +1,26 @@
-"""What a viewer may know of a position (§4, §9, §11): the full state minus secrets.
+"""What a viewer may know (§4, §7, §9, §11): the full state, or an event, minus secrets.
 
-Hidden from everyone but the moderators: other teams' inventories and shopping lists,
-the contents of crates and donor cards, whether a crate is booby-trapped, and (for the
-utilities issue) invisible worms of other teams.
+Hidden from everyone but the moderators:
+
+* other teams' inventories and shopping lists (§4);
+* the contents of crates and donor cards, except to a team holding a crate spy (§5), and
+  whether a crate is booby-trapped (§9: told once, when it happens, by a public event);
+* other teams' invisible worms, their health, their part of the turn's progress, and a
+  bubble with an invisible worm inside (§11);
+* the squares a walker lost by running into an invisible worm (that is its team's PM).
+
+Events: private ones are filtered by their audience; public ones carrying a secret are
+blanked here: an invisible worm's teleport loses its square, and a crate or card it
+collects loses the worm (§11).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from games.base import Viewer, ViewerKind
+from games.base import Event, Viewer, ViewerKind
 from games.serialization import to_data
+from games.worms import events as ev
 from games.worms.state import WormsState
 
 
@@ -23,12 +33,34 @@ def view(state: WormsState, viewer: Viewer) -> dict[str, Any]:
         if team["seat"] != seat:
             team["inventory"] = None
     data["shopping"] = [s for s in data["shopping"] if s["seat"] == seat]
+    spy = seat is not None and state.stock(seat, "crate_spy") != 0
     for crate in data["crates"]:
-        crate["contents"] = None
+        if not spy:
+            crate["contents"] = None
         crate["booby_trapped"] = None
     for card in data["cards"]:
-        card["contents"] = None
-    data["worms"] = [
-        w for w in data["worms"] if w["invisible_rounds"] == 0 or w["seat"] == seat
-    ]
+        if not spy:
+            card["contents"] = None
+    hidden = {w.id for w in state.worms if not w.visible and w.seat != seat}
+    hidden_squares = {w.square for w in state.worms if w.id in hidden}
+    data["worms"] = [w for w in data["worms"] if w["id"] not in hidden]
+    data["bubbles"] = [b for b in data["bubbles"] if (b["x"], b["y"]) not in hidden_squares]
+    progress = data["progress"]
+    acting = state.seat == seat
+    progress["worms"] = [p for p in progress["worms"] if p["worm"] not in hidden]
+    for p in progress["worms"]:
+        if not acting:
+            p["lost"] = None
+    return data
+
+
+def view_event(event: Event, data: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
+    """``data`` (the event's serialized form) as ``viewer`` may see it."""
+    if viewer.kind is ViewerKind.MODERATOR:
+        return data
+    seat = viewer.seat if viewer.kind is ViewerKind.SEAT else None
+    if isinstance(event, ev.Teleported) and event.hidden and event.seat != seat:
+        return {**data, "x": None, "y": None}
+    if isinstance(event, ev.CrateCollected | ev.CardGone) and event.hidden_seat not in (None, seat):
+        return {**data, "worm": "", "hidden_seat": None}
     return data

@@ -36,6 +36,8 @@ def nuclear_bomb(out: Outcome, worm: Worm, command: Fire) -> None:
     """Every worm but the firer is poisoned, team-mates too; then the water rises by 2."""
     from games.worms.environment import raise_water
 
+    for bubble in out.state.bubbles:  # §5 BUBBLE TROUBLE: the nuclear bomb sinks it (W-R44)
+        out.emit(ev.BubbleGone(bubble.x, bubble.y, "sunk"))
     for other in out.state.worms:
         if other.id != worm.id:
             out.emit(ev.WormPoisoned(other.id, other.poison + out.power))
@@ -63,6 +65,9 @@ def concrete_donkey(out: Outcome, worm: Worm, command: Fire) -> None:
     squares = [center, *ring(center)]
     squares.sort(key=lambda s: (s[1], s[0]))
     out.emit(ev.Exploded(center[0], center[1], "concrete donkey"))
+    for s in squares:  # §5 BUBBLE TROUBLE: the concrete donkey sinks it (W-R44)
+        if out.state.bubble_at(s) is not None:
+            out.emit(ev.BubbleGone(s[0], s[1], "sunk"))
     level = out.state.water
     changes = tuple(ev.SquareHeight(s[0], s[1], level) for s in squares if out.state.height(s) > level)
     if changes:

@@ -55,7 +55,9 @@ def collect_crate(out: Outcome, seat: int, worm_id: str, square: Square) -> bool
             out.emit(ev.WormHealed(firer.id, HEALTH_CRATE, firer.health + HEALTH_CRATE))
         out.emit(ev.PoisonCured(seat))
     elif crate.contents:
-        out.emit(ev.ItemsGained(seat, crate.contents, f"crate at {name(square)}"))
+        from games.worms.utilities import collected
+
+        collected(out, seat, crate.contents, f"crate at {name(square)}")
     return False
 
 

@@ -15,6 +15,14 @@ Checks: ``A1 at c5``, ``A1 health 130``, ``A1 poison 2``, ``A1 dead``, ``seat 2 
 ``crate at c5``, ``no crate at c5``, ``card at c5 holds mine1+dynamite1``, ``no card at c5``,
 ``height c5 3``, ``crate at c5 holds w:bazooka3``, ``list of seat 1 holds prod*+...``, ``team A holds bazooka3``, ``team A has no bazooka``, ``team B out``,
 ``winner 1``, ``draw``, ``event WormDamaged``, ``no event TurnEnded``.
+
+Utilities and hidden information (§5, §11): ``A1 invisible 3``, ``A1 visible``,
+``bubble at c5``, ``no bubble at c5``, ``progress A1=1+2/3``; what a seat is shown (its
+view and the events it may see, through ``RULESET.view`` / ``RULESET.view_event``):
+``seat 2 sees A1``, ``seat 2 does not see A1``, ``seat 2 sees bubble at c5``,
+``seat 2 does not see bubble at c5``, ``seat 1 sees crate at c5 holds bazooka3``,
+``seat 2 sees crate at c5 holds ?`` (contents hidden), ``seat 2 told WormMoved``,
+``seat 2 not told WormMoved``, ``seat 2 told Teleported x=None`` (a field as shown).
 """
 
 from __future__ import annotations
@@ -207,11 +215,78 @@ def check(state: WormsState, events: list[Event], text: str) -> str | None:
     if m:
         team = state.team_of_letter(m.group(1))
         return None if team is not None and team.out == (m.group(2) == "out") else f"team {m.group(1)}: {team}"
+    problem = _check_hidden(state, events, text)
+    if problem != "unknown":
+        return problem
     m = re.match(r"(no )?event (\w+)$", text)
     if m:
         present = m.group(2) in names
         return None if present == (m.group(1) is None) else f"events were {names}"
     raise AssertionError(f"unknown check {text!r}")
+
+
+def _check_hidden(state: WormsState, events: list[Event], text: str) -> str | None:
+    """The checks of §5 utilities and §11; "unknown" if ``text`` is none of them."""
+    from games.base import Viewer
+    from games.worms.notation import format_progress
+
+    m = re.match(r"([A-H]\d+) (invisible|visible)(?: (\d+))?$", text)
+    if m:
+        worm = state.worm(m.group(1))
+        if worm is None:
+            return f"{m.group(1)} is dead"
+        if m.group(2) == "visible":
+            return None if worm.visible else f"{worm.id} is invisible ({worm.invisible_rounds})"
+        wanted = int(m.group(3)) if m.group(3) else None
+        ok = not worm.visible and (wanted is None or worm.invisible_rounds == wanted)
+        return None if ok else f"{worm.id} invisible rounds: {worm.invisible_rounds}"
+    m = re.match(r"(no )?bubble at ([a-o]\d+)$", text)
+    if m:
+        present = state.bubble_at(parse_square(m.group(2))) is not None
+        return None if present == (m.group(1) is None) else f"bubbles: {state.bubbles}"
+    m = re.match(r"progress (\S+)$", text)
+    if m:
+        actual = format_progress(state.progress)
+        return None if actual == m.group(1) else f"progress is {actual}"
+    m = re.match(r"seat (\d+) (sees|does not see) (.+)$", text)
+    if m:
+        data = RULESET.view(state, Viewer.for_seat(int(m.group(1))))
+        what, sees = m.group(3), m.group(2) == "sees"
+        w = re.match(r"([A-H]\d+)$", what)
+        if w:
+            shown = any(x["id"] == w.group(1) for x in data["worms"])
+            return None if shown == sees else f"seat {m.group(1)} is shown worms {[x['id'] for x in data['worms']]}"
+        b = re.match(r"bubble at ([a-o]\d+)$", what)
+        if b:
+            x, y = parse_square(b.group(1))
+            shown = any((d["x"], d["y"]) == (x, y) for d in data["bubbles"])
+            return None if shown == sees else f"seat {m.group(1)} is shown bubbles {data['bubbles']}"
+        c = re.match(r"(crate|card) at ([a-o]\d+) holds (\S+)$", what)
+        if c:
+            x, y = parse_square(c.group(2))
+            found = [d for d in data[c.group(1) + "s"] if (d["x"], d["y"]) == (x, y)]
+            if not found:
+                return f"seat {m.group(1)} is shown no {c.group(1)} at {c.group(2)}"
+            contents = found[0]["contents"]
+            held = "?" if contents is None else "+".join(
+                f"{s['item']}{'*' if s['count'] is None else s['count']}" for s in contents
+            )
+            return None if held == c.group(3) else f"seat {m.group(1)} is shown {held}"
+        raise AssertionError(f"unknown check {text!r}")
+    m = re.match(r"seat (\d+) (told|not told) (\w+)(?: (\w+)=(\S*))?$", text)
+    if m:
+        viewer = Viewer.for_seat(int(m.group(1)))
+        shown = [
+            d for e in events
+            if type(e).__name__ == m.group(3) and (d := RULESET.view_event(e, viewer)) is not None
+        ]
+        if m.group(4):
+            shown = [d for d in shown if str(d.get(m.group(4))) == m.group(5)]
+        told = bool(shown)
+        wanted = m.group(2) == "told"
+        seen = [type(e).__name__ for e in events if RULESET.view_event(e, viewer) is not None]
+        return None if told == wanted else f"seat {m.group(1)} was shown {seen}"
+    return "unknown"
 
 
 def _sq(square: tuple[int, int]) -> str:

@@ -1,0 +1,183 @@
+"""Leak tests through the referee core (in-memory store, no database): two games with the
+same id and seed that differ only in one secret give every other seat, and the public,
+byte-identical feeds and views; refusals stay private to the seat that gave the order."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any
+
+from games.base import MODERATOR_VIEW, PUBLIC, Actor, RuleViolation, SeatInfo, Viewer
+from games.registry import default_registry
+from games.worms.board import name, orthogonal_neighbours
+from games.worms.movement import step_problem
+from games.worms.state import WormsState
+from referee.core import Referee
+from referee.store.memory import InMemoryEventStore
+
+SEED = "5ec7" * 16
+GAME = "leak-test"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.UTC)
+
+    def __call__(self) -> dt.datetime:
+        self.now += dt.timedelta(seconds=1)
+        return self.now
+
+
+def new_referee() -> Referee:
+    return Referee(InMemoryEventStore(), default_registry(), Clock(), backoff=lambda attempt: None)
+
+
+def items(*pairs: tuple[str, int]) -> list[dict[str, Any]]:
+    return [{"item": item, "count": count} for item, count in pairs]
+
+
+def started(lists: dict[int, list[dict[str, Any]]]) -> Referee:
+    referee = new_referee()
+    referee.create_game(ruleset="worms", game_id=GAME, seed=SEED)
+    referee.start_game(GAME, [SeatInfo(1, "Ann"), SeatInfo(2, "Bob")])
+    for seat, bought in lists.items():
+        referee.handle(
+            GAME, command_type="SubmitShoppingList", payload={"team_weapon": "minigun", "items": bought},
+            actor=Actor.player(seat),
+        )
+    referee.run_due(GAME, "start")
+    state, _ = referee.current(GAME)
+    referee.run_due(GAME, f"turn:{state.turn}:start")
+    return referee
+
+
+def order(referee: Referee, seat: int, command_type: str, payload: dict[str, Any]) -> str | None:
+    try:
+        referee.handle(GAME, command_type=command_type, payload=payload, actor=Actor.player(seat))
+    except RuleViolation as exc:
+        return exc.message
+    return None
+
+
+def shown(referee: Referee, viewer: Viewer) -> str:
+    return json.dumps(
+        {"feed": referee.feed(GAME, viewer), "view": referee.view(GAME, viewer)}, sort_keys=True
+    )
+
+
+def acting(referee: Referee) -> tuple[WormsState, int, int]:
+    state, _ = referee.current(GAME)
+    assert state.seat is not None
+    other = next(t.seat for t in state.teams if t.seat != state.seat)
+    return state, state.seat, other
+
+
+def end_and_start_next(referee: Referee, seat: int) -> None:
+    assert order(referee, seat, "EndTurn", {}) is None
+    state, _ = referee.current(GAME)
+    referee.run_due(GAME, f"turn:{state.turn}:start")
+
+
+def test_an_inventory_with_or_without_a_kamikaze_through_the_referee() -> None:
+    plain = items(("bazooka", 2), ("parachute", 1))
+    games = []
+    for extra in ([], items(("kamikaze", 1))):
+        referee = started({1: plain + extra, 2: plain})
+        state, seat, other = acting(referee)
+        refusal = order(referee, other, "Fire", {"worm": state.worms_of(other)[0].id, "weapon": "kamikaze", "target": "N"})
+        end_and_start_next(referee, seat)
+        games.append((referee, refusal))
+    (a, refusal_a), (b, refusal_b) = games
+    assert refusal_a == refusal_b
+    for viewer in (Viewer.for_seat(2), PUBLIC):
+        assert shown(a, viewer) == shown(b, viewer)
+    assert shown(a, Viewer.for_seat(1)) != shown(b, Viewer.for_seat(1))
+    assert shown(a, MODERATOR_VIEW) != shown(b, MODERATOR_VIEW)
+
+
+def _two_steps(state: WormsState, worm_id: str) -> tuple[str, str]:
+    """Two different squares next to the worm where a step is plain (no fall, no object)."""
+    worm = state.worm(worm_id)
+    assert worm is not None
+    good = [
+        s for s in orthogonal_neighbours(worm.square)
+        if step_problem(state, worm.square, s) is None and state.empty(s)
+        and state.height(worm.square) - state.height(s) <= 2
+    ]
+    assert len(good) >= 2, "the seeded map leaves this worm fewer than two plain steps"
+    return name(good[0]), name(good[1])
+
+
+def test_an_invisible_worm_at_a_or_b_through_the_referee() -> None:
+    lists = {1: items(("invisibility", 1), ("bazooka", 2)), 2: items(("invisibility", 1), ("bazooka", 2))}
+    probe = started(lists)
+    state, seat, other = acting(probe)
+    worm = next(w.id for w in state.worms_of(seat) if len(_safe(state, w.id)) >= 2)
+    squares = _two_steps(state, worm)
+    feeds = []
+    for square in squares:
+        referee = started(lists)
+        assert order(referee, seat, "UseUtility", {"worm": worm, "utility": "invisibility"}) is None
+        assert order(referee, seat, "MoveWorm", {"worm": worm, "path": [square]}) is None
+        end_and_start_next(referee, seat)
+        # the other seat's refused order: same words whatever the secret
+        refusal = order(referee, other, "MoveWorm", {"worm": worm, "path": ["a1"]})
+        feeds.append((referee, refusal))
+    (a, refusal_a), (b, refusal_b) = feeds
+    assert refusal_a == refusal_b
+    for viewer in (Viewer.for_seat(other), PUBLIC):
+        assert shown(a, viewer) == shown(b, viewer)
+    assert shown(a, Viewer.for_seat(seat)) != shown(b, Viewer.for_seat(seat))
+    assert shown(a, MODERATOR_VIEW) != shown(b, MODERATOR_VIEW)
+
+
+def _safe(state: WormsState, worm_id: str) -> list[str]:
+    try:
+        return list(_two_steps(state, worm_id))
+    except AssertionError:
+        return []
+
+
+def test_when_the_game_is_over_the_whole_log_is_public() -> None:
+    referee = started({1: items(("bazooka", 2)), 2: items(("bazooka", 2))})
+    state, seat, other = acting(referee)
+    referee.handle(GAME, command_type="Surrender", payload={}, actor=Actor.player(other))
+    assert referee.current(GAME)[0].winner == seat
+    assert shown(referee, PUBLIC) == shown(referee, MODERATOR_VIEW)
+
+
+def _with_first_weapon_crate_holding(item: str) -> Referee:
+    """A game played (turns ended) until a weapon crate has fallen; its contents are then
+    set to ``item`` in the stored log, as if the dice had filled it so."""
+    from dataclasses import replace
+
+    referee = started({1: items(("bazooka", 2)), 2: items(("bazooka", 2))})
+    referee.snapshot_every = 10**6
+    for _ in range(20):
+        records = referee.store.read(GAME)
+        filled = [r for r in records if r.type == "CrateFilled"]
+        weapon_squares = {
+            (r.payload["x"], r.payload["y"]) for r in records
+            if r.type == "CrateDropped" and r.payload["kind"] == "w"
+        }
+        for record in filled:
+            if (record.payload["x"], record.payload["y"]) in weapon_squares:
+                log = referee.store._logs[GAME]  # noqa: SLF001 - setting up the secret
+                contents = [{"item": item, "count": 1}]
+                log[log.index(record)] = replace(record, payload={**record.payload, "contents": contents})
+                return referee
+        state, seat, _ = acting(referee)
+        end_and_start_next(referee, seat)
+    raise AssertionError("no weapon crate fell in 20 turns")
+
+
+def test_a_crate_holding_a_sheep_or_a_bazooka_through_the_referee() -> None:
+    sheep = _with_first_weapon_crate_holding("sheep")
+    bazooka = _with_first_weapon_crate_holding("bazooka")
+    for referee in (sheep, bazooka):
+        state, seat, _ = acting(referee)
+        end_and_start_next(referee, seat)
+    for viewer in (Viewer.for_seat(1), Viewer.for_seat(2), PUBLIC):
+        assert shown(sheep, viewer) == shown(bazooka, viewer)
+    assert shown(sheep, MODERATOR_VIEW) != shown(bazooka, MODERATOR_VIEW)
