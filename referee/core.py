@@ -41,6 +41,7 @@ from referee.errors import (
 )
 from referee.store.base import EventStore, GameInfo, NewRecord, RecordKind, Snapshot, StoredRecord
 from referee.store.hashing import GENESIS, digest
+from referee.visibility import Numbering, NumberingCache, item_for, renumber
 
 SETUP = "Setup"
 Clock = Callable[[], dt.datetime]
@@ -51,6 +52,7 @@ def utc_now() -> dt.datetime:
 
 
 _jitter = random.Random()
+_NUMBERINGS = NumberingCache()
 
 
 def _jittered_sleep(attempt: int) -> None:
@@ -117,6 +119,7 @@ class Referee:
         self.max_retries = max_retries
         self.lost_races = 0  # appends that lost to another writer and were retried
         self.backoff = backoff or _jittered_sleep
+        self.store_numberings = _NUMBERINGS
 
     # --- games --------------------------------------------------------------------------
 
@@ -321,10 +324,19 @@ class Referee:
     # --- what players may see -------------------------------------------------------------
 
     def view(self, game_id: str, viewer: Viewer, seq: int | None = None) -> dict[str, Any]:
+        """The position after the viewer's record ``seq`` (the latest if None), numbered in
+        the viewer's own sequence (see ``referee.visibility``)."""
+        self.store.get_game(game_id)
+        numbering = self.numbering(game_id, viewer)
+        real = None if seq is None else numbering.real_of(seq)
+        return self.view_at_real(game_id, viewer, real)
+
+    def view_at_real(self, game_id: str, viewer: Viewer, real_seq: int | None) -> dict[str, Any]:
         info = self.store.get_game(game_id)
         rules = self.ruleset_for(info)
-        state, last = self.state_at(game_id, seq)
-        return {"seq": last, "position": rules.view(state, self._effective(info, viewer))}
+        state, last = self.state_at(game_id, real_seq)
+        numbering = self.numbering(game_id, viewer)
+        return {"seq": numbering.number_of(last), "position": rules.view(state, self._effective(info, viewer))}
 
     def _effective(self, info: GameInfo, viewer: Viewer) -> Viewer:
         """When a game ends its whole log becomes public, unless its settings keep it private."""
@@ -332,46 +344,55 @@ class Referee:
             return MODERATOR_VIEW
         return viewer
 
+    def numbering(self, game_id: str, viewer: Viewer) -> Numbering:
+        """Which records ``viewer`` sees, so they can be numbered without gaps."""
+        info = self.store.get_game(game_id)
+        effective = self._effective(info, viewer)
+        last = self.store.last_seq(game_id)
+        if effective.kind is ViewerKind.MODERATOR:
+            return Numbering([], last, identity=True)
+        rules = self.ruleset_for(info)
+        key = (self.store.cache_scope(), game_id, str(effective.kind), effective.seat)
+        cached = self.store_numberings.get(key)
+        if cached is not None and cached.last_read:
+            mark = self.store.read(game_id, after=cached.last_read - 1, upto=cached.last_read)
+            if cached.last_read > last or not mark or mark[0].hash != cached.last_hash:
+                cached = None  # the log behind the cache was rolled back
+        real = list(cached.real) if cached else []
+        start = cached.last_read if cached else 0
+        if cached is None or start < last:
+            last_hash = cached.last_hash if cached else ""
+            for r in self.store.read(game_id, after=start, upto=last):
+                if item_for(rules, effective, r, _decode) is not None:
+                    real.append(r.seq)
+                last_hash = r.hash
+            cached = Numbering(real, last, last_hash=last_hash)
+            self.store_numberings.put(key, cached)
+        return cached
+
     def feed(self, game_id: str, viewer: Viewer, after: int = 0, upto: int | None = None) -> list[dict[str, Any]]:
-        """The log as ``viewer`` may see it. Records they may not see are left out; dice
-        draws are shown to moderators (and to everyone once the game is over)."""
+        """The log as ``viewer`` may see it, numbered in their own sequence: records they
+        may not see are left out without a trace; dice draws are for moderators (and for
+        everyone once the game is over)."""
+        numbering = self.numbering(game_id, viewer)
+        real_after = numbering.real_of(after)
+        real_upto = None if upto is None else numbering.real_of(upto)
+        return self.feed_between(game_id, viewer, real_after, real_upto, numbering)
+
+    def feed_between(
+        self, game_id: str, viewer: Viewer, real_after: int, real_upto: int | None,
+        numbering: Numbering | None = None,
+    ) -> list[dict[str, Any]]:
+        """The viewer's items for the log positions after ``real_after`` up to ``real_upto``."""
         info = self.store.get_game(game_id)
         rules = self.ruleset_for(info)
-        viewer = self._effective(info, viewer)
-        out = []
-        for r in self.store.read(game_id, after=after, upto=upto):
-            payload: dict[str, Any] | None
-            redacted = False
-            if r.kind is RecordKind.EVENT:
-                payload = rules.view_event(_decode(rules, r), viewer)
-            elif self._may_see_record(viewer, r):
-                payload = r.payload
-            elif r.kind is RecordKind.COMMAND:
-                # Others learn that a seat gave an order, not what it said: its events tell them
-                # what they may know.
-                payload, redacted = {}, True
-            else:
-                payload = None
-            if payload is None:
-                continue
-            item = {
-                "seq": r.seq, "kind": str(r.kind), "type": r.type, "payload": payload,
-                "audience": r.audience_kind,
-                "actor": {"kind": r.actor_kind, "seat": r.actor_seat},
-                "cause_seq": r.cause_seq, "at": r.created_at.isoformat(),
-            }
-            if redacted:
-                item["redacted"] = True
-            if viewer.kind is ViewerKind.MODERATOR and r.kind is not RecordKind.EVENT:
-                item["draws"] = list(r.draws)
-            out.append(item)
-        return out
-
-    @staticmethod
-    def _may_see_record(viewer: Viewer, r: StoredRecord) -> bool:
-        if viewer.kind is ViewerKind.MODERATOR or r.audience_kind == "everyone":
-            return True
-        return r.audience_kind == "seat" and viewer.kind is ViewerKind.SEAT and viewer.seat == r.audience_seat
+        effective = self._effective(info, viewer)
+        numbering = numbering or self.numbering(game_id, viewer)
+        items = [
+            item for r in self.store.read(game_id, after=real_after, upto=real_upto)
+            if (item := item_for(rules, effective, r, _decode)) is not None
+        ]
+        return renumber(items, numbering)
 
     # --- scheduled work ----------------------------------------------------------------------
 

@@ -162,7 +162,7 @@ class DueWork(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "key"], name="due_work_key_unique")]
-        indexes = [models.Index(fields=["status", "due_at"], name="due_work_pending_idx")]
+        indexes = [models.Index(fields=["status", "due_at", "id"], name="due_work_pending_idx")]
 
     def __str__(self) -> str:
         return f"{self.game_id}/{self.key} ({self.status})"

@@ -49,28 +49,31 @@ def replay_index(referee: Referee, game_id: str, viewer: Viewer) -> list[dict[st
 
 
 def replay_step(referee: Referee, game_id: str, viewer: Viewer, seq: int) -> dict[str, Any] | None:
-    """The step whose order is at ``seq``: the order, its dice, its events, the diff."""
+    """The viewer's step ``seq`` (in their own numbering): the order, its dice (moderators,
+    or everyone once the log is public), its events, what changed, the clauses."""
     info = referee.store.get_game(game_id)
     rules = referee.ruleset_for(info)
     effective = referee._effective(info, viewer)
-    records = referee.store.read(game_id, after=seq - 1, upto=seq)
+    numbering = referee.numbering(game_id, viewer)
+    if not 1 <= seq <= numbering.count:
+        return None
+    real = numbering.real_of(seq)
+    records = referee.store.read(game_id, after=real - 1, upto=real)
     if not records or records[0].kind is RecordKind.EVENT:
         return None
     record = records[0]
-    caused = referee.store.caused_by(game_id, seq)
-    last = caused[-1].seq if caused else seq
-    feed = {e["seq"]: e for e in referee.feed(game_id, viewer, after=seq - 1, upto=last)}
-    if seq not in feed:
-        return None
-    before = referee.view(game_id, viewer, seq - 1)["position"] if seq > 1 else None
-    after = referee.view(game_id, viewer, last)["position"]
-    events = [feed[r.seq] for r in caused if r.seq in feed]
-    clauses = list(rules.clauses(record.type))
+    caused = referee.store.caused_by(game_id, real)
+    last = caused[-1].seq if caused else real
+    items = referee.feed_between(game_id, viewer, real - 1, last, numbering)
+    order, events = items[0], items[1:]
+    before = referee.view_at_real(game_id, viewer, real - 1)["position"] if real > 1 else None
+    after = referee.view_at_real(game_id, viewer, last)["position"]
+    clauses = list(rules.clauses(record.type)) if not order.get("redacted") else []
     for e in events:
         clauses += [c for c in rules.clauses(e["type"]) if c not in clauses]
     step: dict[str, Any] = {
         "seq": seq,
-        "order": feed[seq],
+        "order": order,
         "events": events,
         "clauses": clauses,
         "diff": json_diff(before, after) if before is not None else [],

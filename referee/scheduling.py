@@ -15,6 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 
 from games.base import REFEREE, Actor, ActorKind, Ruleset, RuleViolation
 from referee import clock, notifications
@@ -140,22 +141,27 @@ def enqueue_due_now(rows: list[DueWork]) -> None:
 
 
 def due_work_run(*, game_id: str, key: str, now: dt.datetime | None = None) -> str:
-    """Run the row ``(game_id, key)`` if it is pending and due. Safe to call twice."""
+    """Run the row ``(game_id, key)`` if it is pending and due. Safe to call twice.
+
+    Locks are always taken game first, then row (as orders do: the game, then its rows in
+    ``due_work_sync``), so a job and an order, or two jobs of one game, never deadlock."""
     with transaction.atomic():
+        game = Game.objects.select_for_update(no_key=True).filter(pk=game_id).first()
+        if game is None:
+            return "no such game"
         row = (
             DueWork.objects.select_for_update(skip_locked=True)
-            .filter(game_id=game_id, key=key, status=DueWork.Status.PENDING)
+            .filter(game=game, key=key, status=DueWork.Status.PENDING)
             .first()
         )
         if row is None:
             return "nothing to do"
-        return _execute(row, now or clock.now())
+        return _execute(row, game, now or clock.now())
 
 
-def _execute(row: DueWork, now: dt.datetime) -> str:
+def _execute(row: DueWork, game: Game, now: dt.datetime) -> str:
     if row.due_at is None or row.due_at > now:
         return "not due yet"
-    game = Game.objects.select_for_update(no_key=True).get(pk=row.game_id)
     if game.frozen_reason or game.status != Game.Status.ACTIVE:
         _close(row, now, DueWork.Status.CANCELLED, f"game {game.status}{' and frozen' if game.frozen_reason else ''}")
         return row.result
@@ -218,22 +224,31 @@ def _expire(game: Game, row: DueWork, now: dt.datetime) -> str:
 
 
 def sweep(*, now: dt.datetime | None = None, limit: int = 10_000) -> int:
-    """Run every due row, each in its own transaction, claimed with SKIP LOCKED so that
-    several sweepers and workers share the work without waiting on each other."""
+    """Run every due row once, oldest first, each in its own transaction. Games are claimed
+    with ``SELECT ... FOR NO KEY UPDATE SKIP LOCKED`` (then their row): several sweepers
+    and workers share the work, and a game busy with an order is simply left for the next
+    sweep. Returns how many rows ran."""
     now = now or clock.now()
     _outage_check(now)
-    ran = 0
+    ran, after = 0, None
+    due = DueWork.objects.filter(status=DueWork.Status.PENDING, due_at__lte=now).order_by("due_at", "id")
     while ran < limit:
+        page = due if after is None else due.filter(Q(due_at__gt=after[0]) | Q(due_at=after[0], id__gt=after[1]))
+        candidate = page.values("id", "game_id", "due_at").first()
+        if candidate is None:
+            break
+        after = (candidate["due_at"], candidate["id"])
         with transaction.atomic():
+            game = Game.objects.select_for_update(no_key=True, skip_locked=True).filter(pk=candidate["game_id"]).first()
+            if game is None:
+                continue
             row = (
                 DueWork.objects.select_for_update(skip_locked=True)
-                .filter(status=DueWork.Status.PENDING, due_at__lte=now)
-                .order_by("due_at", "id")
-                .first()
+                .filter(pk=candidate["id"], status=DueWork.Status.PENDING).first()
             )
             if row is None:
-                break
-            _execute(row, now)
+                continue
+            _execute(row, game, now)
         ran += 1
     return ran
 

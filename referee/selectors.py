@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -10,6 +11,7 @@ from django.db.models import QuerySet
 from games.base import MODERATOR_VIEW, PUBLIC, Viewer
 from referee.models import DueWork, Game, Seat
 from referee.services import referee_get
+from referee.store.base import StoredRecord
 
 
 def viewer_for(*, game_id: str, user: AbstractBaseUser | None, as_moderator: bool = False) -> Viewer:
@@ -66,4 +68,17 @@ def due_work_report(*, now=None) -> list[dict[str, Any]]:
 
 
 def game_events_list(*, game_id: str, viewer: Viewer, after: int = 0, upto: int | None = None) -> list[dict[str, Any]]:
+    """The log as ``viewer`` sees it; ``after``/``upto`` count in the viewer's own numbering."""
     return referee_get().feed(game_id, viewer, after=after, upto=upto)
+
+
+def game_events_of(*, game_id: str, viewer: Viewer, records: Sequence[StoredRecord]) -> list[dict[str, Any]]:
+    """What ``viewer`` sees of records just appended (the answer to their order)."""
+    if not records:
+        return []
+    return referee_get().feed_between(game_id, viewer, records[0].seq - 1, records[-1].seq)
+
+
+def viewer_log_position(*, game_id: str, viewer: Viewer) -> int:
+    """How many records ``viewer`` has been shown: their idea of the log's length."""
+    return referee_get().numbering(game_id, viewer).count

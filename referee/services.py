@@ -11,7 +11,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from games.base import MODERATOR, Actor, RuleViolation, SeatInfo
+from games.base import MODERATOR, MODERATOR_VIEW, Actor, RuleViolation, SeatInfo, Viewer
 from referee import clock, scheduling
 from referee.core import Outcome, Referee, VerifyReport
 from referee.errors import ConcurrencyError, GameNotActive, GameNotFound, InvalidSetting, SeatError
@@ -108,7 +108,9 @@ def command_handle(
         if game.paused_at is not None and not as_moderator:
             raise GameNotActive("A moderator has paused this game; orders wait until it resumes.")
         if expected_seq is not None:
-            last = referee_get().store.last_seq(game_id)
+            # In the player's own numbering: records they cannot see do not count as news.
+            viewer = MODERATOR_VIEW if as_moderator else Viewer.for_seat(actor.seat)
+            last = referee_get().numbering(game_id, viewer).count
             if last != expected_seq:
                 raise ConcurrencyError(
                     f"The game has moved on: its log is at {last}, you expected {expected_seq}. "

@@ -102,11 +102,10 @@ def _order(request: Request, game_id: str, command_type: str, payload: dict, exp
         idempotency_key=idempotency_key(request), expected_seq=expected_seq,
     )
     who = selectors.viewer_for(game_id=str(game.pk), user=request.user)
-    events = selectors.game_events_list(
-        game_id=str(game.pk), viewer=who, after=outcome.records[0].seq - 1, upto=outcome.records[-1].seq
-    )
+    events = selectors.game_events_of(game_id=str(game.pk), viewer=who, records=outcome.records)
     return Response(
-        {"seq": outcome.last_seq, "replayed": outcome.replayed, "events": events},
+        {"seq": selectors.viewer_log_position(game_id=str(game.pk), viewer=who), "replayed": outcome.replayed,
+         "events": events},
         status=status.HTTP_200_OK if outcome.replayed else status.HTTP_201_CREATED,
     )
 

@@ -178,3 +178,8 @@ class EventStore(ABC):
     @staticmethod
     def genesis(game_id: str) -> str:
         return GENESIS
+
+    def cache_scope(self) -> object:
+        """What identifies this store's data for per-process caches: the database for the
+        Django store (shared by its instances), the instance for in-memory stores."""
+        return self.__dict__.setdefault("_cache_scope", object())

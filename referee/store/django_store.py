@@ -45,6 +45,11 @@ def _record(row: Event) -> StoredRecord:
 
 
 class DjangoEventStore(EventStore):
+    def cache_scope(self) -> object:
+        from django.db import connection
+
+        return ("db", connection.settings_dict["NAME"])
+
     def create_game(self, info: GameInfo) -> None:
         from games.dice import seed_commitment
 

@@ -149,8 +149,9 @@ def test_moderator_corrections_are_public_notices_with_reasons():
 def test_replay_shows_the_order_its_events_and_what_changed():
     game, seats = started_game()
     seat = acting_seat(game, seats)
+    other = next(s for s in seats if s != seat)
     api_client(seat.user).post(f"/api/games/{game.pk}/commands/", {"type": "Roll"}, format="json")
-    client = api_client(seats[0].user)
+    client = api_client(seat.user)
     steps = client.get(f"/api/games/{game.pk}/replay/").json()["steps"]
     roll = next(s for s in steps if s["type"] == "Roll")
     detail = client.get(f"/api/games/{game.pk}/replay/?seq={roll['seq']}").json()
@@ -158,6 +159,8 @@ def test_replay_shows_the_order_its_events_and_what_changed():
     assert any(d["path"] in ("turn_total", "turn", "to_act") for d in detail["diff"])
     assert "draws" not in detail  # dice are for moderators until the end
     assert client.get(f"/api/games/{game.pk}/replay/?seq=9999").status_code == 404
+    theirs = api_client(other.user).get(f"/api/games/{game.pk}/replay/").json()["steps"]
+    assert "Roll" not in [s["type"] for s in theirs] and theirs[-1]["type"] == "Order"
 
 
 def test_a_refused_order_reaches_only_the_players_inbox():

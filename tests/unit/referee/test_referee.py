@@ -311,3 +311,30 @@ def test_an_old_schema_version_is_upcast_when_read(referee, store, game):
     assert (old.order, old.target) == ((2, 1), 9)
     with pytest.raises(ValueError, match="no upcaster"):
         PIG.event_from_data("GameSetUp", {"seats_in_order": [2, 1]}, schema_version=0)
+
+
+def test_records_a_player_cannot_see_leave_no_gap_in_their_numbering(clock):
+    """A refused order is private: the other seat must not notice it, not even by a
+    missing sequence number."""
+    from games.registry import default_registry
+    from referee.store.memory import InMemoryEventStore
+    from tests.rulesets.pig import RULESET as PIG
+
+    seen = []
+    for refusals in (0, 2):
+        referee = Referee(InMemoryEventStore(), default_registry().register(PIG), clock)
+        info = referee.create_game(ruleset="pig", seed="33" * 32, game_id="same-game")
+        referee.start_game(info.id, [SeatInfo(1, "Ann"), SeatInfo(2, "Bob")])
+        referee.run_due(info.id, "turn:0:start")
+        state, _ = referee.current(info.id)
+        mover = state.order[state.to_move]
+        waiting = 3 - mover
+        for _ in range(refusals):
+            with pytest.raises(RuleViolation):
+                roll(referee, info.id, waiting)
+        roll(referee, info.id, mover)
+        watcher = Viewer.for_seat(mover)
+        feed = referee.feed(info.id, watcher)
+        seen.append((feed, referee.view(info.id, watcher), referee.feed(info.id, watcher, after=3)))
+        assert [e["seq"] for e in feed] == list(range(1, len(feed) + 1))
+    assert seen[0] == seen[1]

@@ -1,0 +1,625 @@
+"""Scheduling benchmark: real Celery workers on Redis against a real PostgreSQL. Prints
+figures; asserts no timings (only correctness: exactly one expiry per game).
+
+    scripts/with_servers.sh .venv/bin/python bench/scheduling.py
+
+1. 10,000 started Pig games whose deadlines all run out at the same instant (the injected
+   clock moves past them), worked off by 2 worker processes that sweep concurrently
+   (SELECT ... FOR UPDATE SKIP LOCKED): time until every game has its one DeadlineExpired
+   notice and its one referee Hold, the rate, and the exactly-once check;
+2. the overhead of a job over a no-op task on the same broker: round trips and bursts of
+   ``bench.noop`` (bench/noop_tasks.py) beside ``run_due_work`` for keys already done, and
+   the cost of one real deadline job.
+
+Part 2 runs first, on idle workers; the storm runs last, and the workers are killed once
+its deadlines are done (the turn starts that follow are only sampled). See bench/README.md
+for what each figure measures.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.event_store import Table  # noqa: E402  (also sets the Django defaults below)
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
+os.environ.setdefault("DJANGO_DEBUG", "0")
+os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-not-a-secret")
+
+# --- sizes (the whole run takes 3 to 6 minutes on two cores, depending on other load) -----------
+GAMES = int(os.environ.get("BENCH_GAMES", "10000"))  # games whose deadlines all expire at once
+RESERVED = 200  # more games like them, whose deadlines part 2 runs one at a time
+SERVICE_GAMES = 50  # of all games, made through the real services; the rest in bulk (see README)
+BULK_CHUNK = 1_000  # games per bulk transaction
+WORKERS = 2  # worker processes, one task at a time each (--pool solo)
+SWEEPS = 4  # sweep_due_work tasks enqueued (each runs up to 10,000 rows)
+CASCADE_WINDOW = 20.0  # seconds during which the turn-start jobs after the storm are counted
+ROUND_TRIPS = 500  # 2a: sequential round trips per task kind (after WARMUP of each)
+WARMUP = 20
+BURST = 500  # 2b: tasks sent at once per kind
+VERIFY_SAMPLE = 100  # games whose whole log is verified (hash chain + re-adjudication)
+POLL = 0.25  # seconds between progress queries during part 1
+IDLE_POLL = 0.002  # seconds between queue checks while waiting for the workers to be idle
+PHASE_TIMEOUT = 900.0  # give up on a phase after this long (a stuck worker, a lost row)
+
+T0 = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.UTC)
+HOUR = dt.timedelta(hours=1)
+TURN_LIMIT = 36  # hours; the pig deadline of turn 0 is at T0 + 36 h, its reminder at T0 + 30 h
+REMIND_AT = 31 * HOUR  # when the reminders are sent (set-up); the deadlines run at T0 + 37 h
+PIG_SETTINGS = {"target": 100}
+NOOP, RUN, SWEEP = "bench.noop", "referee.run_due_work", "referee.sweep_due_work"
+
+
+def setup_environment(tmp: Path) -> None:
+    """Everything the workers must share with this process goes into os.environ first."""
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://")) or not os.environ.get("REDIS_URL"):
+        sys.exit("bench/scheduling.py needs PostgreSQL and Redis: run it as "
+                 "`scripts/with_servers.sh .venv/bin/python bench/scheduling.py`.")
+    os.environ.update({
+        "REFEREE_CLOCK_FILE": str(tmp / "clock"),
+        "CELERY_BROKER_URL": os.environ["REDIS_URL"],
+        "CELERY_TASK_ALWAYS_EAGER": "1",  # this process, during set-up only; the workers get 0
+        "REFEREE_OUTAGE_SECONDS": str(10**9),  # clock jumps of hours are not an outage here
+        "EMAIL_BACKEND": "django.core.mail.backends.dummy.EmailBackend",
+        "LOG_LEVEL": "WARNING",
+    })
+    from referee.clock import set_fake_now
+
+    set_fake_now(tmp / "clock", T0)
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", interactive=False, verbosity=0)
+
+
+def set_now(instant: dt.datetime) -> None:
+    from referee.clock import set_fake_now
+
+    set_fake_now(os.environ["REFEREE_CLOCK_FILE"], instant)
+
+
+# --- workers -----------------------------------------------------------------------------------
+
+
+class Workers:
+    """WORKERS real `celery worker` processes, as tests/integration/test_celery_worker.py
+    starts them, plus ``-I bench.noop_tasks``. Output goes to a log file each."""
+
+    def __init__(self, tmp: Path, redis: Any) -> None:
+        env = {**os.environ, "CELERY_TASK_ALWAYS_EAGER": "0"}
+        self.logs = [tmp / f"worker{i}.log" for i in range(WORKERS)]
+        self.procs = []
+        for i, log in enumerate(self.logs):
+            with log.open("w") as out:
+                self.procs.append(subprocess.Popen(
+                    [sys.executable, "-m", "celery", "-A", "referee", "worker", "--pool", "solo",
+                     "--loglevel", "warning", "--without-gossip", "--without-mingle", "--without-heartbeat",
+                     "-I", "bench.noop_tasks", "-n", f"bench{i}@%h"],
+                    cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                ))
+        self.pids = []
+        for _ in range(WORKERS):
+            item = redis.blpop("bench:ready", timeout=120)
+            if item is None:
+                self.stop()
+                sys.exit("the Celery workers did not come up:\n" + self.tail())
+            self.pids.append(int(item[1]))
+
+    def problems(self) -> list[str]:
+        words = ("Traceback", "ERROR", "CRITICAL", "deadlock")
+        return [line for log in self.logs for line in log.read_text().splitlines() if any(w in line for w in words)]
+
+    def tail(self) -> str:
+        return "\n".join("\n".join(log.read_text().splitlines()[-20:]) for log in self.logs)
+
+    def stop(self) -> None:
+        for proc in self.procs:
+            if proc.poll() is None:
+                proc.terminate()
+        for proc in self.procs:
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=10)
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash would: a warm shutdown would wait for the running sweeps, which
+        go on until nothing is due. The row each was on rolls back; the checks then show it."""
+        for proc in self.procs:
+            if proc.poll() is None:
+                proc.kill()
+        for proc in self.procs:
+            proc.wait(timeout=10)
+
+
+def queue_idle(redis: Any) -> bool:
+    """Nothing waiting in the default queue and nothing taken but unacknowledged (acks_late)."""
+    return redis.llen("celery") == 0 and redis.hlen("unacked") == 0
+
+
+def queue_idle_of(redis: Any) -> Callable[[], bool]:
+    return lambda: queue_idle(redis)
+
+
+def wait_until(predicate: Callable[[], bool], what: str, timeout: float = PHASE_TIMEOUT) -> None:
+    end = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > end:
+            raise TimeoutError(f"timed out after {timeout:.0f} s waiting for {what}")
+        time.sleep(IDLE_POLL)
+
+
+# --- set-up: started games, their logs and their due work ----------------------------------------
+
+
+def service_games(n: int) -> list[str]:
+    """Games made as a player would make them: game_create, two seat_add, game_start. In this
+    process the tasks run eagerly, so the turn-start job and the turn-start notice have run
+    when game_start returns, exactly as a worker would run them after its commit. Then the
+    clock moves to T0 + 31 h and the sweeper (in this process) sends the reminders, 6 hours
+    before the deadlines, as it would have done on time."""
+    from django.contrib.auth import get_user_model
+
+    from referee import scheduling, services
+
+    user_model = get_user_model()
+    ids = []
+    for i in range(n):
+        game = services.game_create(name=f"Service game {i}", ruleset="pig", settings=PIG_SETTINGS,
+                                    turn_limit_hours=TURN_LIMIT)
+        for s in (1, 2):
+            user = user_model.objects.create(username=f"svc{i}-{s}", email=f"svc{i}-{s}@example.org")
+            services.seat_add(game=game, user=user, name=f"Svc {i}-{s}")
+        services.game_start(game=game)
+        ids.append(str(game.pk))
+    set_now(T0 + REMIND_AT)
+    if scheduling.sweep() != n:
+        raise AssertionError("expected one reminder per game")
+    return ids
+
+
+def bulk_games(n: int, template_game: str) -> list[str]:
+    """``n`` more games in the same state, written in bulk. Each game's log is produced by the
+    real Referee (its own seed, dice, hash chain, idempotency keys and clock) on the in-memory
+    store, then copied row for row. Its due work is what ``due_work_sync`` and the sweeper
+    leave after the same steps (reminder sent): the template game's rows, with the seats the
+    game's own position names."""
+    from django.contrib.auth import get_user_model
+    from django.db import transaction
+
+    from games.base import SeatInfo
+    from games.dice import seed_commitment
+    from referee.core import Referee
+    from referee.models import DueWork, Event, Game, Seat
+    from referee.rulesets import get_registry
+    from referee.scheduling import _base_key
+    from referee.store.memory import InMemoryEventStore
+
+    registry = get_registry()
+    rules = registry.get("pig")
+    user_model = get_user_model()
+    template = list(DueWork.objects.filter(game_id=template_game).order_by("id"))
+    ids: list[str] = []
+    for first in range(0, n, BULK_CHUNK):
+        store = InMemoryEventStore()
+        referee = Referee(store, registry, lambda: T0)
+        games, users, seats, events, works = [], [], [], [], []
+        for i in range(first, min(first + BULK_CHUNK, n)):
+            info = referee.create_game(ruleset="pig", settings=PIG_SETTINGS)
+            names = (f"Bulk {i}-1", f"Bulk {i}-2")
+            referee.start_game(info.id, [SeatInfo(1, names[0]), SeatInfo(2, names[1])])
+            referee.run_due(info.id, "turn:0:start")
+            info = store.get_game(info.id)
+            games.append(Game(
+                id=info.id, name=f"Bulk game {i}", ruleset=info.ruleset, ruleset_version=info.ruleset_version,
+                settings=info.settings, seed=info.seed, seed_hash=seed_commitment(info.seed), status=info.status,
+                max_seats=rules.max_seats, turn_limit_hours=TURN_LIMIT, deadline_policy=rules.deadline_policies[0],
+            ))
+            for s, name in enumerate(names, start=1):
+                users.append(user_model(username=f"bulk{i}-{s}", email=f"bulk{i}-{s}@example.org", password=""))
+                seats.append((info.id, s, name))
+            events += [
+                Event(game_id=info.id, seq=r.seq, kind=str(r.kind), type=r.type, schema_version=r.schema_version,
+                      payload=r.payload, audience_kind=r.audience_kind, audience_seat=r.audience_seat,
+                      actor_kind=r.actor_kind, actor_seat=r.actor_seat, idempotency_key=r.idempotency_key,
+                      cause_seq=r.cause_seq, draws=list(r.draws), created_at=r.created_at,
+                      prev_hash=r.prev_hash, hash=r.hash)
+                for r in store.read(info.id)
+            ]
+            state, _ = referee.current(info.id)
+            due = {w.key: w for w in rules.scheduled_work(state)}
+            works += [
+                DueWork(game_id=info.id, key=t.key, kind=t.kind, due_at=t.due_at, remaining=t.remaining,
+                        status=t.status, created_at=t.created_at, done_at=t.done_at, result=t.result,
+                        seats=list(due[_base_key(t.key)].seats) if _base_key(t.key) in due else list(t.seats))
+                for t in template
+            ]
+            ids.append(info.id)
+        with transaction.atomic():
+            Game.objects.bulk_create(games, batch_size=1000)
+            users = user_model.objects.bulk_create(users, batch_size=1000)
+            Seat.objects.bulk_create([Seat(game_id=g, number=s, name=name, user=u)
+                                      for (g, s, name), u in zip(seats, users, strict=True)], batch_size=1000)
+            Event.objects.bulk_create(events, batch_size=1000)
+            DueWork.objects.bulk_create(works, batch_size=1000)
+    return ids
+
+
+def shape(game_id: str) -> tuple[Any, ...]:
+    """What must agree between a service-made and a bulk game: the kinds, types, actors and
+    keys of its log, and its due rows (everything but the ids and the seat to move)."""
+    from referee.models import DueWork, Event
+
+    log = tuple(Event.objects.filter(game_id=game_id).order_by("seq").values_list(
+        "seq", "kind", "type", "actor_kind", "idempotency_key", "cause_seq", "created_at"))
+    work = tuple(DueWork.objects.filter(game_id=game_id).order_by("key").values_list(
+        "key", "kind", "status", "due_at", "remaining", "created_at", "done_at", "result"))
+    return log, work
+
+
+def check_setup(service_ids: Sequence[str], bulk_ids: Sequence[str]) -> int:
+    """Bulk games look like service games, verify, and are a fixpoint of due_work_sync."""
+    from django.db import transaction
+
+    from referee import scheduling, services
+    from referee.models import DueWork, Game
+
+    referee = services.referee_get()
+    reference = shape(service_ids[0])
+    sample = list(service_ids[:VERIFY_SAMPLE // 2]) + list(bulk_ids[::max(1, len(bulk_ids) // (VERIFY_SAMPLE // 2))])
+    for gid in sample:
+        if shape(gid) != reference:
+            raise AssertionError(f"game {gid} differs from the service-made game {service_ids[0]}")
+        report = referee.verify(gid)
+        if not report.ok:
+            raise AssertionError(f"game {gid} fails verification: {report.first_problem}")
+        with transaction.atomic():
+            before = list(DueWork.objects.filter(game_id=gid).order_by("id").values_list("key", "status", "seats"))
+            due_now = scheduling.due_work_sync(game=Game.objects.get(pk=gid))
+            after = list(DueWork.objects.filter(game_id=gid).order_by("id").values_list("key", "status", "seats"))
+            transaction.set_rollback(True)
+        if due_now or before != after:
+            raise AssertionError(f"due_work_sync would change game {gid}: {before} -> {after}")
+    return len(sample)
+
+
+# --- part 1: the deadline storm -------------------------------------------------------------------
+
+
+def claim_plan(now: dt.datetime) -> tuple[float, int]:
+    """EXPLAIN ANALYZE of the sweeper's claim (the query in ``scheduling.sweep``) with every
+    deadline due, rolled back: its execution time (ms) and the rows it reads to lock one."""
+    import re
+
+    from django.db import transaction
+
+    from referee.models import DueWork
+
+    claim = (DueWork.objects.select_for_update(skip_locked=True)
+             .filter(status=DueWork.Status.PENDING, due_at__lte=now).order_by("due_at", "id")[:1])
+    times, rows = [], 0
+    for _ in range(5):
+        with transaction.atomic():
+            plan = claim.explain(analyze=True)
+            transaction.set_rollback(True)
+        times.append(float(re.search(r"Execution Time: ([\d.]+) ms", plan).group(1)))
+        scanned = re.search(r"Scan .*actual time=[\d.]+\.\.[\d.]+ rows=(\d+)", plan)
+        rows = int(scanned.group(1)) if scanned else -1
+    return statistics.median(times), rows
+
+
+def progress(now: dt.datetime) -> dict[str, int]:
+    """Pending rows that are due, by kind (on the sweeper's own index, so polling stays cheap)."""
+    from django.db.models import Count
+
+    from referee.models import DueWork
+
+    rows = (DueWork.objects.filter(status=DueWork.Status.PENDING, due_at__lte=now)
+            .values_list("kind").annotate(n=Count("id")).order_by())
+    counts = dict.fromkeys(DueWork.Kind.values, 0)
+    counts.update(dict(rows))
+    return counts
+
+
+def storm(redis: Any, now: dt.datetime) -> dict[str, Any]:
+    """Move the clock to ``now`` (every storm deadline is then due), enqueue SWEEPS sweeps and
+    time how long until no deadline is left pending. The turn-start jobs the expiries made due
+    follow; their rate is sampled over CASCADE_WINDOW seconds, then the caller stops the workers
+    (draining 10,000 turn starts and notices, and the nudges, would take minutes more)."""
+    from referee.celery import app
+    from referee.models import DueWork
+
+    set_now(now)
+    out: dict[str, Any] = {}
+    t0 = time.perf_counter()
+    for _ in range(SWEEPS):
+        app.send_task(SWEEP)
+    end = t0 + PHASE_TIMEOUT
+    while True:
+        time.sleep(POLL)
+        counts = progress(now)
+        if counts["deadline"] == 0:
+            out["deadlines"] = time.perf_counter() - t0
+            break
+        if time.perf_counter() > end:
+            raise TimeoutError(f"phase stuck at {counts} after {PHASE_TIMEOUT:.0f} s")
+    starts = DueWork.objects.filter(key="turn:1:start", status=DueWork.Status.DONE)
+    before, t1 = starts.count(), time.perf_counter()
+    time.sleep(CASCADE_WINDOW)
+    out["starts_window"], out["starts"] = time.perf_counter() - t1, starts.count() - before
+    out["queued"] = redis.llen("celery")
+    out["sweepers"] = [int(pid) for pid in redis.lrange("bench:sweeping", 0, -1)]
+    return out
+
+
+def exactly_once() -> Counter[tuple[int, int, int]]:
+    """Per game: (DeadlineExpired notices, referee Hold orders, TurnStarted events)."""
+    from django.db.models import Count, Q
+
+    from referee.models import Game
+
+    rows = Game.objects.annotate(
+        expired=Count("events", filter=Q(events__kind="notice", events__type="DeadlineExpired")),
+        holds=Count("events", filter=Q(events__kind="command", events__type="Hold", events__actor_kind="referee")),
+        started=Count("events", filter=Q(events__type="TurnStarted")),
+    ).values_list("expired", "holds", "started")
+    return Counter(rows)
+
+
+# --- part 2: a job beside a no-op task -----------------------------------------------------------
+
+
+def round_trip(redis: Any, name: str, args: Sequence[Any], task_id: str) -> tuple[float, float]:
+    """Send one task and wait for the worker's report that it finished: (round trip, time
+    inside the worker) in seconds."""
+    from referee.celery import app
+
+    t0 = time.perf_counter()
+    app.send_task(name, args=list(args), task_id=task_id)
+    item = redis.blpop("bench:done", timeout=60)
+    elapsed = time.perf_counter() - t0
+    if item is None:
+        raise TimeoutError(f"{name}{tuple(args)} did not finish within 60 s")
+    done = json.loads(item[1])
+    if done["id"] != task_id:
+        raise AssertionError(f"expected {task_id} to finish, got {done['id']}")
+    return elapsed, done["seconds"]
+
+
+def burst(redis: Any, name: str, args: Sequence[Sequence[Any]], tag: str) -> tuple[float, list[float]]:
+    """Send len(args) tasks at once; seconds from the first send until all have finished."""
+    from referee.celery import app
+
+    t0 = time.perf_counter()
+    for i, a in enumerate(args):
+        app.send_task(name, args=list(a), task_id=f"bench-{tag}-{i}")
+    inside = []
+    for _ in args:
+        item = redis.blpop("bench:done", timeout=60)
+        if item is None:
+            raise TimeoutError(f"a burst of {name} did not finish")
+        inside.append(json.loads(item[1])["seconds"])
+    return time.perf_counter() - t0, inside
+
+
+def pg_sessions() -> int:
+    """Sessions ever opened to this database (PostgreSQL 14+)."""
+    from django.db import connection
+
+    with connection.cursor() as cur:
+        cur.execute("SELECT sessions FROM pg_stat_database WHERE datname = current_database()")
+        return cur.fetchone()[0]
+
+
+def fresh_connection() -> float:
+    """What a worker pays per task when Django's connection is closed around every task:
+    a new connection, made the way Django makes it, one query, close."""
+    from django.db import connections
+
+    t0 = time.perf_counter()
+    conn = connections.create_connection("default")
+    with conn.cursor() as cur:
+        cur.execute("SELECT 1")
+    conn.close()
+    return time.perf_counter() - t0
+
+
+def pct(samples: Sequence[float], p: int) -> float:
+    return statistics.quantiles(samples, n=100, method="inclusive")[p - 1]
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:,.2f}"
+
+
+# --- the figures -------------------------------------------------------------------------------
+
+
+def main() -> None:
+    tmp = Path(tempfile.mkdtemp(prefix="bench-scheduling-"))
+    try:
+        run(tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def run(tmp: Path) -> None:
+    setup_environment(tmp)
+    print(f"setting up {GAMES + RESERVED:,} games ...", file=sys.stderr, flush=True)
+    import celery
+    import django
+    import redis as redis_lib
+    from django.db import connection
+
+    from referee import services
+    from referee.celery import app
+    from referee.models import DueWork
+
+    load = os.getloadavg()
+    redis = redis_lib.Redis.from_url(os.environ["REDIS_URL"])
+    redis.delete("celery", "unacked", "unacked_index", "bench:ready", "bench:done", "bench:sweeping",
+                 "bench:sweeps", "bench:failures")
+    with connection.cursor() as cur:
+        cur.execute("SHOW server_version")
+        pg_version = cur.fetchone()[0]
+        cur.execute("SHOW fsync")
+        fsync = cur.fetchone()[0]
+
+    # set-up ------------------------------------------------------------------------------------
+    t = time.perf_counter()
+    service_ids = service_games(SERVICE_GAMES)
+    t_service = time.perf_counter() - t
+    t = time.perf_counter()
+    bulk_ids = bulk_games(GAMES + RESERVED - SERVICE_GAMES, service_ids[0])
+    t_bulk = time.perf_counter() - t
+    t = time.perf_counter()
+    checked = check_setup(service_ids, bulk_ids)
+    with connection.cursor() as cur:
+        cur.execute("ANALYZE")
+    t_check = time.perf_counter() - t
+    app.conf.task_always_eager = False  # from here on every task goes through Redis
+    deadline_at = set(DueWork.objects.filter(key="turn:0:deadline").values_list("due_at", flat=True))
+    if deadline_at != {T0 + TURN_LIMIT * HOUR}:
+        raise AssertionError(f"the deadlines are not all at one instant: {deadline_at}")
+    game_ids = service_ids + bulk_ids
+    reserved, storm_ids = game_ids[-RESERVED:], game_ids[:-RESERVED]
+    after = T0 + (TURN_LIMIT + 1) * HOUR  # one hour past every deadline
+
+    t = time.perf_counter()
+    workers = Workers(tmp, redis)
+    t_workers = time.perf_counter() - t
+    try:
+        # part 2 first, on idle workers: no-op tasks, no-op jobs, then real deadline jobs ------------
+        print("round trips and bursts ...", file=sys.stderr, flush=True)
+        done_keys = [(g, "turn:0:start") for g in storm_ids]  # ran at set-up: "nothing to do"
+        for i in range(WARMUP):
+            round_trip(redis, NOOP, (), f"bench-warm-noop-{i}")
+            round_trip(redis, RUN, done_keys[i], f"bench-warm-job-{i}")
+        trips: dict[str, list[tuple[float, float]]] = {}
+        opened: dict[str, float] = {}
+        s0 = pg_sessions()
+        trips["noop"] = [round_trip(redis, NOOP, (), f"bench-noop-{i}") for i in range(ROUND_TRIPS)]
+        s1 = pg_sessions()
+        trips["done"] = [round_trip(redis, RUN, done_keys[WARMUP + i], f"bench-done-{i}") for i in range(ROUND_TRIPS)]
+        s2 = pg_sessions()
+        opened["noop"], opened["done"] = (s1 - s0) / ROUND_TRIPS, (s2 - s1) / ROUND_TRIPS
+        t_noop_burst, noop_inside = burst(redis, NOOP, [()] * BURST, "bnoop")
+        t_done_burst, done_inside = burst(redis, RUN, done_keys[-BURST:], "bdone")
+        connects = [fresh_connection() for _ in range(ROUND_TRIPS // 5)]
+        # real deadline jobs of the reserved games, one at a time; nothing sweeps, and each job's
+        # own nudges (its game's turn-1 start and notice) finish before the next job is sent
+        wait_until(queue_idle_of(redis), "the queue to drain")
+        set_now(after)
+        trips["real"] = []
+        s3 = pg_sessions()
+        for i, g in enumerate(reserved):
+            trips["real"].append(round_trip(redis, RUN, (g, "turn:0:deadline"), f"bench-real-{i}"))
+            wait_until(queue_idle_of(redis), "the nudges of a real job", timeout=60)
+        opened["real"] = (pg_sessions() - s3) / RESERVED
+
+        # part 1: the storm ------------------------------------------------------------------------
+        claim_ms, claim_rows = claim_plan(after)
+        print(f"{GAMES:,} deadlines ...", file=sys.stderr, flush=True)
+        result = storm(redis, after)
+    finally:
+        workers.kill()
+    failures = [f.decode() for f in redis.lrange("bench:failures", 0, -1)]
+    problems = workers.problems()
+    once = exactly_once()
+    results = Counter(DueWork.objects.filter(key="turn:0:deadline").values_list("result", flat=True))
+    sample = game_ids[::len(game_ids) // VERIFY_SAMPLE]
+    verified = sum(services.referee_get().verify(g).ok for g in sample)
+
+    # --- the table ------------------------------------------------------------------------------
+    print(f"load average (1 min) at the start {load[0]:.2f}, at the end {os.getloadavg()[0]:.2f}: other work on "
+          "the machine slows every figure")
+    print(f"PostgreSQL {pg_version} (fsync={fsync}) and Redis on 127.0.0.1; Python {platform.python_version()}, "
+          f"Django {django.get_version()}, Celery {celery.__version__}; {os.cpu_count()} CPUs")
+    print(f"{WORKERS} workers (`celery worker --pool solo`, prefetch 1, acks_late), up in {t_workers:.1f} s; "
+          f"clock injected through REFEREE_CLOCK_FILE")
+    tab = Table()
+    total = GAMES + RESERVED
+    tab.section(f"0. set-up: {total:,} started Pig games, reminders sent", "games", "seconds", "games/s")
+    tab.row("real services (game_create, 2 seat_add, game_start + jobs)", f"{SERVICE_GAMES:,}",
+            f"{t_service:.1f}", f"{SERVICE_GAMES / t_service:,.0f}")
+    tab.row(f"  (so {total:,} through the services would take)", "", f"{total * t_service / SERVICE_GAMES:,.0f}", "")
+    tab.row("bulk: Referee on the in-memory store, rows bulk_create'd", f"{total - SERVICE_GAMES:,}",
+            f"{t_bulk:.1f}", f"{(total - SERVICE_GAMES) / t_bulk:,.0f}")
+    tab.row(f"check: {checked} games alike, verify() ok, due rows = due_work_sync's", "", f"{t_check:.1f}", "")
+
+    t_deadlines = result["deadlines"]
+    tab.section(f"1. {GAMES:,} deadlines due at once, {SWEEPS} sweep tasks", "seconds", "games/s", "ms/row/worker")
+    tab.row(f"sweep's claim query, {GAMES:,} due (EXPLAIN ANALYZE; {claim_rows:,} rows read)",
+            f"{claim_ms / 1000:.4f}", "", ms(claim_ms / 1000))
+    tab.row("all deadlines expired (DeadlineExpired + referee Hold)", f"{t_deadlines:.1f}",
+            f"{GAMES / t_deadlines:,.0f}", ms(WORKERS * t_deadlines / GAMES))
+    tab.row(f"  then turn-1 start jobs, sampled for {result['starts_window']:.0f} s: {result['starts']:,} ran", "",
+            f"{result['starts'] / result['starts_window']:,.0f}",
+            ms(WORKERS * result["starts_window"] / max(result["starts"], 1)))
+    tab.row(f"  sweeps started on worker pids {', '.join(map(str, result['sweepers']))}", "", "", "")
+    tab.row("  fast-path nudges queued meanwhile (redundant: the sweeps run their rows)", f"{result['queued']:,}", "", "")
+    good = sum(n for (expired, holds, _), n in once.items() if expired == holds == 1)
+    twice = sum(n for (expired, holds, _), n in once.items() if expired > 1 or holds > 1)
+    none = sum(n for (expired, holds, _), n in once.items() if expired == 0 or holds == 0)
+    started = Counter()
+    for (_, _, turns), n in once.items():
+        started[turns] += n
+    tab.section(f"exactly once, all {total:,} games (workers then killed)", "games", "", "")
+    tab.row("with exactly 1 DeadlineExpired and 1 referee Hold", f"{good:,}", "", "")
+    tab.row("with 2 or more expiries or referee Holds", f"{twice:,}", "", "")
+    tab.row("with none", f"{none:,}", "", "")
+    tab.row(f"full verify() (hash chain, re-adjudication) ok, of {len(sample)}", f"{verified}", "", "")
+    for result_text, n in results.most_common():
+        tab.row(f"turn:0:deadline result: {result_text[:60]}", f"{n:,}", "", "")
+    tab.row("games whose turn 1 had started when the workers were stopped", f"{started[2]:,}", "", "")
+
+    tab.section(f"2a. round trip, one task at a time ({ROUND_TRIPS} each)", "p50 ms", "p95 ms", "p99 ms",
+                "in-worker p50", "new PG sessions", "p50 vs noop")
+    base = statistics.median(rt for rt, _ in trips["noop"])
+    labels = {"noop": "bench.noop (does nothing)", "done": "run_due_work, key already done",
+              "real": f"run_due_work, a real deadline ({RESERVED}; sessions: + its 2 nudges)"}
+    for kind, label in labels.items():
+        rts, inside = [rt for rt, _ in trips[kind]], [s for _, s in trips[kind]]
+        tab.row(label, ms(statistics.median(rts)), ms(pct(rts, 95)), ms(pct(rts, 99)),
+                ms(statistics.median(inside)), f"{opened[kind]:.2f}", f"{statistics.median(rts) / base:.2f}x")
+    tab.row("a new Django connection: connect, SELECT 1, close", ms(statistics.median(connects)),
+            ms(pct(connects, 95)), "", "", "", "")
+
+    tab.section(f"2b. throughput, {WORKERS} workers", "tasks/s", "ms/task/worker", "in-worker p50", "vs noop")
+    tab.row(f"bench.noop, burst of {BURST}", f"{BURST / t_noop_burst:,.0f}", ms(WORKERS * t_noop_burst / BURST),
+            ms(statistics.median(noop_inside)), "1.00x")
+    tab.row(f"run_due_work (key done), burst of {BURST}", f"{BURST / t_done_burst:,.0f}",
+            ms(WORKERS * t_done_burst / BURST), ms(statistics.median(done_inside)),
+            f"{t_done_burst / t_noop_burst:.2f}x")
+    tab.row(f"deadline rows in part 1's sweeps ({GAMES:,})", f"{GAMES / t_deadlines:,.0f}",
+            ms(WORKERS * t_deadlines / GAMES), "", f"{(t_deadlines / GAMES) / (t_noop_burst / BURST):.2f}x")
+    tab.print()
+
+    print()
+    print(f"task failures reported by the workers: {len(failures)}; error lines in worker logs: {len(problems)}")
+    for line in (failures + problems)[:10]:
+        print("  " + line)
+
+
+if __name__ == "__main__":
+    main()
