@@ -86,6 +86,19 @@ class SubmitTurn(Command):
     steps: tuple[Step, ...]
 
 
+@dataclass(frozen=True, kw_only=True)
+class ModeratorCorrection(Command):
+    """A moderator's correction after a dispute (see ``games.worms.corrections``)."""
+
+    action: str
+    worm: str = ""
+    health: int = 0
+    square: str = ""
+    seat: int = 0
+    item: str = ""
+    count: int = 0
+
+
 COMMAND_TYPES: tuple[type[Command], ...] = (
     SubmitShoppingList,
     StartGame,
@@ -97,4 +110,5 @@ COMMAND_TYPES: tuple[type[Command], ...] = (
     Surrender,
     SkipTurn,
     SubmitTurn,
+    ModeratorCorrection,
 )

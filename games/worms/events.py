@@ -205,6 +205,17 @@ class WormDied(Event):
     cause: str
 
 
+@dataclass(frozen=True)
+class WormRestored(Event):
+    """A moderator's correction: a worm wrongly killed is back."""
+
+    worm: str
+    seat: int
+    x: int
+    y: int
+    health: int
+
+
 # --- objects ---------------------------------------------------------------------------
 
 
@@ -529,6 +540,7 @@ class GameDrawn(Event):
 
 EVENT_TYPES: tuple[type[Event], ...] = (
     GameCreated,
+    WormRestored,
     ShoppingListAccepted,
     MapGenerated,
     ObjectsPlaced,

@@ -204,6 +204,12 @@ def _(event: ev.WormDied, state: WormsState) -> WormsState:
 
 
 @evolve.register
+def _(event: ev.WormRestored, state: WormsState) -> WormsState:
+    worm = Worm(event.worm, event.seat, event.x, event.y, health=event.health)
+    return replace(state, worms=(*state.worms, worm), teams=_teams(state, event.seat, out=False))
+
+
+@evolve.register
 def _(event: ev.LandLowered, state: WormsState) -> WormsState:
     heights = list(state.heights)
     for change in event.squares:

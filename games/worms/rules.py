@@ -26,6 +26,7 @@ from games.worms.commands import (
     COMMAND_TYPES,
     EndTurn,
     Fire,
+    ModeratorCorrection,
     MoveWorm,
     SkipTurn,
     StartGame,
@@ -36,6 +37,7 @@ from games.worms.commands import (
     Surrender,
     UseUtility,
 )
+from games.worms.corrections import correct
 from games.worms.environment import start_turn
 from games.worms.evolve import apply
 from games.worms.movement import move
@@ -109,6 +111,8 @@ class WormsRuleset(Ruleset):
             self._surrender(out, command)
         elif isinstance(command, SkipTurn):
             self._skip(out, command)
+        elif isinstance(command, ModeratorCorrection):
+            correct(out, command)
         else:
             raise RuleViolation("order", f"{type(command).__name__} is not an order in Worms.")
 
