@@ -1,8 +1,24 @@
 from django.urls import path
 
-from frontend_templates import views
+from frontend_templates import views_account, views_export, views_game, views_lobby, views_replay
 
 urlpatterns = [
-    path("", views.game_list, name="home"),
-    path("games/<str:game_id>/", views.game_detail, name="game-detail"),
+    path("", views_lobby.home, name="home"),
+    path("signup/", views_lobby.signup, name="signup"),
+    path("accounts/profile/", views_lobby.profile, name="profile"),
+    path("my/", views_lobby.my_games, name="my-games"),
+    path("games/new/", views_lobby.create, name="game-create"),
+    path("settings/", views_account.settings_page, name="settings"),
+    path("games/<str:game_id>/", views_game.game_detail, name="game-detail"),
+    path("games/<str:game_id>/join/", views_lobby.join, name="game-join"),
+    path("games/<str:game_id>/begin/", views_game.begin, name="game-begin"),
+    path("games/<str:game_id>/move/", views_game.move, name="game-move"),
+    path("games/<str:game_id>/fire/", views_game.fire, name="game-fire"),
+    path("games/<str:game_id>/end/", views_game.end_turn, name="game-end-turn"),
+    path("games/<str:game_id>/surrender/", views_game.surrender, name="game-surrender"),
+    path("games/<str:game_id>/board.svg", views_game.board, name="game-board-svg"),
+    path("games/<str:game_id>/board.png", views_export.board_image, name="game-board-png"),
+    path("games/<str:game_id>/forum/", views_export.forum, name="game-forum"),
+    path("games/<str:game_id>/replay/", views_replay.replay, name="game-replay"),
+    path("games/<str:game_id>/audit/", views_replay.audit, name="game-audit"),
 ]
