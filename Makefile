@@ -1,4 +1,4 @@
-.PHONY: run test lint bench
+.PHONY: run test lint bench bench-scheduling
 
 run:            ## the service on the embedded default (SQLite, no broker server), demo game included
 	scripts/run.sh
@@ -11,3 +11,6 @@ lint:
 
 bench:          ## benchmarks against a real PostgreSQL; they print figures
 	scripts/with_servers.sh .venv/bin/python bench/event_store.py
+
+bench-scheduling: ## 10,000 deadlines expiring at once on 2 Celery workers (about 6 minutes)
+	scripts/with_servers.sh .venv/bin/python bench/scheduling.py
