@@ -22,6 +22,11 @@ from referee.store.base import (
 )
 from referee.store.hashing import GENESIS
 
+_READ_FIELDS = (
+    "seq", "kind", "type", "payload", "audience_kind", "audience_seat", "actor_kind", "actor_seat", "schema_version",
+    "idempotency_key", "cause_seq", "draws", "created_at", "prev_hash", "hash",
+)
+
 
 def _record(row: Event) -> StoredRecord:
     return StoredRecord(
@@ -124,7 +129,14 @@ class DjangoEventStore(EventStore):
         qs = Event.objects.filter(game_id=game_id, seq__gt=after)
         if upto is not None:
             qs = qs.filter(seq__lte=upto)
-        return [_record(row) for row in qs.order_by("seq")]
+        # Plain tuples, not model instances: replay reads thousands of rows.
+        game = str(game_id)
+        out = []
+        for row in qs.order_by("seq").values_list(*_READ_FIELDS):
+            fields = dict(zip(_READ_FIELDS, row, strict=True))
+            fields["kind"], fields["draws"] = RecordKind(fields["kind"]), tuple(fields["draws"])
+            out.append(StoredRecord(game_id=game, **fields))
+        return out
 
     def last_seq(self, game_id: str) -> int:
         row = Event.objects.filter(game_id=game_id).order_by("-seq").values_list("seq", flat=True).first()
