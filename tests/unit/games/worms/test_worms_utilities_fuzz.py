@@ -13,21 +13,16 @@ from worms_helpers import SEED, started_game
 from games.base import Actor, Command, RuleViolation, Viewer
 from games.dice import RecordedDice, SeededDice
 from games.worms import RULESET
-from games.worms.board import COLUMNS, SIZE, Direction
+from games.worms.board import Direction
 from games.worms.commands import EndTurn, Fire, MoveWorm, SubmitTurn, UseUtility
 from games.worms.notation import format_position, parse, validate
 from games.worms.state import Stock, WormsState
+from tests.unit.games.worms.worms_helpers import random_square
 
 UTILITIES = ("ninja_rope", "fast_walk", "teleport", "bubble_trouble", "invisibility", "parachute", "crate_spy")
 
 
-def _square(rng: random.Random, near: tuple[int, int] | None) -> str:
-    if near is not None and rng.random() < 0.8:
-        x = min(SIZE - 1, max(0, near[0] + rng.choice((-1, 0, 1))))
-        y = min(SIZE - 1, max(0, near[1] + rng.choice((-1, 0, 1))))
-    else:
-        x, y = rng.randrange(SIZE), rng.randrange(SIZE)
-    return f"{COLUMNS[x]}{y + 1}"
+_square = random_square
 
 
 def _order(rng: random.Random, state: WormsState) -> Command:

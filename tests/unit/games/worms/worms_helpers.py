@@ -26,3 +26,15 @@ def started_game(players: int = 2, game: str = "test") -> WormsState:
         state = RULESET.fold(state, RULESET.decide(state, order, SeededDice(SEED, game, seat)))
     events = RULESET.decide(state, StartGame(actor=SCHEDULER), SeededDice(SEED, game, 100))
     return RULESET.fold(state, events)
+
+
+def random_square(rng, near: tuple[int, int] | None = None) -> str:
+    """For fuzzing: usually a square next to ``near``, sometimes anywhere on the board."""
+    from games.worms.board import COLUMNS, SIZE
+
+    if near is not None and rng.random() < 0.8:
+        x = min(SIZE - 1, max(0, near[0] + rng.choice((-1, 0, 1))))
+        y = min(SIZE - 1, max(0, near[1] + rng.choice((-1, 0, 1))))
+    else:
+        x, y = rng.randrange(SIZE), rng.randrange(SIZE)
+    return f"{COLUMNS[x]}{y + 1}"
