@@ -81,20 +81,34 @@ MODERATOR = Actor(ActorKind.MODERATOR)
 
 class AudienceKind(enum.StrEnum):
     EVERYONE = "everyone"
-    SEAT = "seat"
+    #: A set of seats: one player's secret, a team's, an alliance's. (Logs written before
+    #: record version 2 name a single seat as "seat"; the store reads that as a set of one.)
+    SEATS = "seats"
     MODERATORS = "moderators"
 
 
 @dataclass(frozen=True)
 class Audience:
-    """Who an event is for."""
+    """Who an event is for: everyone, a set of seats, or moderators only.
+
+    A set rather than one seat because teams (Wormlord's shared colours), alliances
+    (Parties) and LGGWG's team orders are secrets several seats share."""
 
     kind: AudienceKind = AudienceKind.EVERYONE
-    seat: int | None = None
+    seats: frozenset[int] = frozenset()
 
     @classmethod
     def only(cls, seat: int) -> Audience:
-        return cls(AudienceKind.SEAT, seat)
+        return cls(AudienceKind.SEATS, frozenset((seat,)))
+
+    @classmethod
+    def group(cls, seats: Iterable[int]) -> Audience:
+        return cls(AudienceKind.SEATS, frozenset(seats))
+
+    @property
+    def seat(self) -> int | None:
+        """The one seat of a one-seat audience (None otherwise)."""
+        return next(iter(self.seats)) if len(self.seats) == 1 else None
 
 
 EVERYONE = Audience(AudienceKind.EVERYONE)
@@ -119,13 +133,14 @@ class Viewer:
         return cls(ViewerKind.SEAT, seat)
 
     def may_see(self, audience: Audience) -> bool:
-        if self.kind is ViewerKind.MODERATOR or audience.kind is AudienceKind.EVERYONE:
+        return self.may_see_parts(str(audience.kind), audience.seats)
+
+    def may_see_parts(self, kind: str, seats: Iterable[int]) -> bool:
+        """The one visibility rule, on an audience's stored parts (kind and seats), so
+        the referee's record filter and the rulesets' ``view_event`` cannot disagree."""
+        if self.kind is ViewerKind.MODERATOR or kind == AudienceKind.EVERYONE:
             return True
-        return (
-            audience.kind is AudienceKind.SEAT
-            and self.kind is ViewerKind.SEAT
-            and audience.seat == self.seat
-        )
+        return kind in ("seats", "seat") and self.kind is ViewerKind.SEAT and self.seat in seats
 
 
 PUBLIC = Viewer(ViewerKind.PUBLIC)
@@ -157,22 +172,69 @@ class Event:
 # --- work the referee does without being asked ----------------------------------------
 
 
+WorkKey = tuple[str | int, ...]
+
+
 @dataclass(frozen=True)
 class Work:
     """Work a position makes due. ``key`` is unique per game: it is the idempotency key of
     the job, so a job delivered twice, or after a player already acted, does nothing.
+    It is data (a tuple of words and numbers, e.g. ``("turn", 12)``), never a string the
+    referee has to take apart.
 
     * ``when="now"``: run ``command`` as soon as possible (a turn-start phase).
-    * ``when="at"``: run ``command`` at ``at_ms`` (a round timer, a tick).
+    * ``when="at"``: run ``command`` at ``at_ms`` (a round timer, a tick), to the second.
     * ``when="deadline"``: if ``seats`` have not acted when the turn's time limit runs out,
-      the referee runs ``Ruleset.deadline_command(state, seats, policy)``.
+      the referee runs ``Ruleset.deadline_command(state, missed, policy)`` with every seat
+      of ``seats`` that has still not acted.
     """
 
-    key: str
+    key: WorkKey
     when: Literal["now", "at", "deadline"]
     command: Command | None = None
     at_ms: int | None = None
     seats: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class TurnLimits:
+    """How long a seat may take over its turn, per ruleset: Worms says 24 to 48 hours (§7);
+    a real-time round is minutes; a bot tournament's tick is seconds. Games choose a value
+    within the bounds; the referee enforces them in one place and shows them in ``unit``.
+    All figures are seconds."""
+
+    minimum: int
+    maximum: int
+    default: int
+    unit: Literal["seconds", "minutes", "hours"] = "hours"
+    rule: str = ""  # the clause that sets the bounds, if the rulebook does
+
+    def check(self, seconds: int) -> None:
+        if not self.minimum <= seconds <= self.maximum:
+            div = {"seconds": 1, "minutes": 60, "hours": 3600}[self.unit]
+            raise RuleViolation(
+                self.rule or "settings",
+                f"The turn limit must be between {self.minimum / div:g} and {self.maximum / div:g} "
+                f"{self.unit}.",
+            )
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a game stands or ended, for the lobby, leagues, pages and exports.
+
+    ``ranking`` lists places best first; seats that tie share a place. ``scores`` are the
+    ruleset's own points where it keeps any."""
+
+    finished: bool
+    winners: tuple[int, ...] = ()
+    ranking: tuple[tuple[int, ...], ...] = ()
+    scores: tuple[tuple[int, float], ...] = ()
+    draw: bool = False
+    summary: str = ""
+
+    def score_of(self, seat: int) -> float | None:
+        return dict(self.scores).get(seat)
 
 
 @dataclass(frozen=True)
@@ -201,6 +263,8 @@ class Ruleset(ABC):
     records_rejections: ClassVar[bool] = False
     #: What the referee does when a deadline passes, unless the game's settings say otherwise.
     deadline_policies: ClassVar[tuple[str, ...]] = ("skip",)
+    #: Bounds of a game's turn limit (see ``TurnLimits``).
+    turn_limits: ClassVar[TurnLimits] = TurnLimits(minimum=3600, maximum=1000 * 3600, default=24 * 3600)
 
     # set-up
     @abstractmethod
@@ -243,7 +307,12 @@ class Ruleset(ABC):
 
     @abstractmethod
     def deadline_command(self, state: Any, seats: tuple[int, ...], policy: str) -> Command:
-        """What the referee plays for ``seats`` who missed the deadline."""
+        """What the referee plays for ``seats`` (every seat that missed the deadline)."""
+
+    def result(self, state: Any) -> Result:
+        """Winners, ranking, scores, or a draw. Rulesets override this; the default knows
+        only whether the game is over."""
+        return Result(finished=self.is_finished(state))
 
     # visibility
     @abstractmethod

@@ -23,9 +23,7 @@ Decode = Callable[[Ruleset, StoredRecord], Any]
 
 
 def may_see_record(viewer: Viewer, r: StoredRecord) -> bool:
-    if viewer.kind is ViewerKind.MODERATOR or r.audience_kind == "everyone":
-        return True
-    return r.audience_kind == "seat" and viewer.kind is ViewerKind.SEAT and viewer.seat == r.audience_seat
+    return viewer.may_see_parts(r.audience_kind, (r.audience_seat,))
 
 
 def item_for(rules: Ruleset, viewer: Viewer, r: StoredRecord, decode: Decode) -> dict[str, Any] | None:

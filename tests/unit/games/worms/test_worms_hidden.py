@@ -255,7 +255,7 @@ def test_private_events_are_for_one_seat_or_the_moderators() -> None:
         ev.BubbleCreated(2, 2, 1, 3, private_to=1),
     ]
     for event in seat_only:
-        assert event.audience().kind is AudienceKind.SEAT and event.audience().seat == 1, event
+        assert event.audience().kind is AudienceKind.SEATS and event.audience().seat == 1, event
     for event in (ev.CrateFilled(1, 1, ()), ev.CardDropped(Card(1, 1))):
         assert event.audience().kind is AudienceKind.MODERATORS, event
     for event in (ev.WormMoved("A1", 2, 2), ev.CrateBoobyTrapped(1, 1), ev.Teleported("A1", 1, 2, 2, True)):
