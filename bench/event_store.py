@@ -97,7 +97,7 @@ def event_records(rules: Any, events: Sequence[Any]) -> list[Any]:
         audience = rules.event_audience(e)
         out.append(NewRecord(
             kind=RecordKind.EVENT, type=rules.event_type_name(e), payload=rules.event_to_data(e),
-            audience_kind=str(audience.kind), audience_seat=audience.seat,
+            audience_kind=str(audience.kind), audience_seats=tuple(sorted(audience.seats)),
             schema_version=type(e).schema_version,
         ))
     return out

@@ -186,7 +186,7 @@ def service_games(n: int) -> list[str]:
     ids = []
     for i in range(n):
         game = services.game_create(name=f"Service game {i}", ruleset="pig", settings=PIG_SETTINGS,
-                                    turn_limit_hours=TURN_LIMIT)
+                                    turn_limit_seconds=TURN_LIMIT * 3600)
         for s in (1, 2):
             user = user_model.objects.create(username=f"svc{i}-{s}", email=f"svc{i}-{s}@example.org")
             services.seat_add(game=game, user=user, name=f"Svc {i}-{s}")
@@ -233,7 +233,7 @@ def bulk_games(n: int, template_game: str) -> list[str]:
             games.append(Game(
                 id=info.id, name=f"Bulk game {i}", ruleset=info.ruleset, ruleset_version=info.ruleset_version,
                 settings=info.settings, seed=info.seed, seed_hash=seed_commitment(info.seed), status=info.status,
-                max_seats=rules.max_seats, turn_limit_hours=TURN_LIMIT, deadline_policy=rules.deadline_policies[0],
+                max_seats=rules.max_seats, turn_limit_seconds=TURN_LIMIT * 3600, deadline_policy=rules.deadline_policies[0],
             ))
             for s, name in enumerate(names, start=1):
                 users.append(user_model(username=f"bulk{i}-{s}", email=f"bulk{i}-{s}@example.org", password=""))
@@ -241,6 +241,7 @@ def bulk_games(n: int, template_game: str) -> list[str]:
             events += [
                 Event(game_id=info.id, seq=r.seq, kind=str(r.kind), type=r.type, schema_version=r.schema_version,
                       payload=r.payload, audience_kind=r.audience_kind, audience_seat=r.audience_seat,
+                      audience_seats=list(r.audience_seats), record_version=r.record_version,
                       actor_kind=r.actor_kind, actor_seat=r.actor_seat, idempotency_key=r.idempotency_key,
                       cause_seq=r.cause_seq, draws=list(r.draws), created_at=r.created_at,
                       prev_hash=r.prev_hash, hash=r.hash)

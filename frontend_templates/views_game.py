@@ -88,7 +88,7 @@ def game_detail(request: HttpRequest, game_id: str) -> HttpResponse:
                        "text": narrate(r, names)} for r in log if r["kind"] != "command"][-40:][::-1]
         if seat is not None:
             ctx["inbox"] = [dict(line, text=narrate(line, names)) for line in log
-                            if line["audience"] == "seat" and line["kind"] != "command"][-8:][::-1]
+                            if line["audience"] == "seats" and line["kind"] != "command"][-8:][::-1]
     return render(request, "frontend/game.html", ctx)
 
 

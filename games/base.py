@@ -24,6 +24,7 @@ turn's deadline passes (the referee then asks ``deadline_command`` what to do).
 from __future__ import annotations
 
 import enum
+import json
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
@@ -173,6 +174,21 @@ class Event:
 
 
 WorkKey = tuple[str | int, ...]
+_PLAIN_PART = re.compile(r"[A-Za-z0-9_.-]+")
+
+
+def work_key_text(key: WorkKey) -> str:
+    """The text the referee stores a work key as (and uses as its idempotency key).
+
+    Words and numbers join with ":" (``("turn", 3, "start")`` is ``turn:3:start``, the form
+    logs have always used); a key with any other character is written as canonical JSON,
+    which starts with "[" and so can never collide with a joined key. Never parsed back."""
+    if not isinstance(key, tuple) or not key:
+        raise TypeError(f"a work key is a non-empty tuple of words and numbers, not {key!r}")
+    if all((isinstance(p, int) and not isinstance(p, bool)) or (isinstance(p, str) and _PLAIN_PART.fullmatch(p))
+           for p in key):
+        return ":".join(str(p) for p in key)
+    return json.dumps(list(key), separators=(",", ":"), ensure_ascii=True)
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from games.base import (
     SeatInfo,
     Viewer,
     ViewerKind,
+    work_key_text,
 )
 from games.dice import Dice, Draw, RecordedDice, SeededDice
 from games.serialization import DataError, to_data
@@ -225,7 +226,7 @@ class Referee:
                         kind=RecordKind.REJECTION, type="OrderRefused",
                         payload={"order": command_type, "command": payload,
                                  "rule": violation.rule, "message": violation.message},
-                        audience_kind="seat", audience_seat=actor.seat,
+                        audience_kind="seats", audience_seats=_seats(actor.seat),
                         actor_kind=str(actor.kind), actor_seat=actor.seat,
                         idempotency_key=idempotency_key,
                         draws=tuple(d.to_data() for d in dice.draws),
@@ -256,8 +257,8 @@ class Referee:
         private = actor.kind is ActorKind.PLAYER
         return NewRecord(
             kind=RecordKind.COMMAND, type=command_type, payload=payload,
-            audience_kind="seat" if private else "everyone",
-            audience_seat=actor.seat if private else None,
+            audience_kind="seats" if private else "everyone",
+            audience_seats=_seats(actor.seat) if private else (),
             actor_kind=str(actor.kind), actor_seat=actor.seat,
             idempotency_key=key, draws=tuple(d.to_data() for d in dice.draws),
         )
@@ -267,7 +268,7 @@ class Referee:
         audience = rules.event_audience(event)
         return NewRecord(
             kind=RecordKind.EVENT, type=rules.event_type_name(event), payload=rules.event_to_data(event),
-            audience_kind=str(audience.kind), audience_seat=audience.seat,
+            audience_kind=str(audience.kind), audience_seats=tuple(sorted(audience.seats)),
             schema_version=type(event).schema_version, cause_offset=0,
         )
 
@@ -405,7 +406,7 @@ class Referee:
         if earlier is not None:
             return None
         state, _ = self.current(game_id)
-        work = next((w for w in rules.scheduled_work(state) if w.key == key), None)
+        work = next((w for w in rules.scheduled_work(state) if work_key_text(w.key) == key), None)
         if work is None or work.command is None:
             return None
         if work.when == "at" and work.at_ms is not None and work.at_ms > self.clock().timestamp() * 1000:
@@ -470,11 +471,11 @@ class Referee:
                 report.problems.append(Problem(r.seq, "readjudication", "a refused order is now accepted"))
                 return
             recorded = by_cause.get(r.seq, [])
-            want = [(e.type, e.payload, e.audience_kind, e.audience_seat) for e in recorded]
+            want = [(e.type, e.payload, e.audience) for e in recorded]
             got = []
             for e in produced:
                 a = rules.event_audience(e)
-                got.append((rules.event_type_name(e), rules.event_to_data(e), str(a.kind), a.seat))
+                got.append((rules.event_type_name(e), rules.event_to_data(e), (str(a.kind), tuple(sorted(a.seats)))))
             if got != want:
                 at = next(
                     (w_seq for w_seq, w, g in zip((e.seq for e in recorded), want, got, strict=False) if w != g),
@@ -518,6 +519,10 @@ class Referee:
                 continue
             if digest(truth) != snap.state_hash:
                 report.problems.append(Problem(snap.seq, "snapshot", "snapshot differs from the fold of the log"))
+
+
+def _seats(seat: int | None) -> tuple[int, ...]:
+    return () if seat is None else (seat,)
 
 
 def _decode(rules: Ruleset, record: StoredRecord) -> Event:

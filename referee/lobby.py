@@ -98,7 +98,7 @@ def _start(game: Game) -> None:
 @transaction.atomic
 def league_create(
     *, name: str, ruleset: str, seats_per_game: int, moderator: AbstractBaseUser,
-    game_settings: dict[str, Any] | None = None, turn_limit_hours: int = 36,
+    game_settings: dict[str, Any] | None = None, turn_limit_seconds: int | None = None,
 ) -> League:
     if not moderator.is_staff:
         raise SeatError("Only moderators create leagues.")
@@ -106,11 +106,16 @@ def league_create(
     if not rules.min_seats <= seats_per_game <= rules.max_seats:
         raise InvalidSetting(f"{rules.name} games take {rules.min_seats} to {rules.max_seats} players.")
     rules.parse_settings(game_settings or {})
+    limit = rules.turn_limits.default if turn_limit_seconds is None else turn_limit_seconds
+    try:
+        rules.turn_limits.check(limit)
+    except RuleViolation as exc:
+        raise InvalidSetting(exc.message) from None
     if League.objects.filter(name=name.strip()).exists():
         raise InvalidSetting("There is already a league with that name.")
     return League.objects.create(
         name=name.strip(), ruleset=rules.name, seats_per_game=seats_per_game,
-        game_settings=game_settings or {}, turn_limit_hours=turn_limit_hours,
+        game_settings=game_settings or {}, turn_limit_seconds=limit,
     )
 
 
@@ -142,10 +147,7 @@ def _winners(game: Game) -> list[int]:
     if info.status != "finished":
         return []
     state, _ = referee.current(str(game.pk))
-    winner_seats = getattr(state, "winners", None)
-    if winner_seats is None:
-        winner = getattr(state, "winner", None)
-        winner_seats = () if winner is None else (winner,)
+    winner_seats = referee.ruleset_for(info).result(state).winners
     return list(game.seats.filter(number__in=list(winner_seats)).values_list("user_id", flat=True))
 
 
@@ -162,7 +164,7 @@ def league_next_game(*, league_id: int, moderator: AbstractBaseUser) -> Game:
     number = Game.objects.filter(name__startswith=f"{league.name} #").count() + 1
     game = services.game_create(
         name=f"{league.name} #{number}", ruleset=league.ruleset, settings=league.game_settings,
-        created_by=moderator, turn_limit_hours=league.turn_limit_hours,
+        created_by=moderator, turn_limit_seconds=league.turn_limit_seconds,
     )
     Game.objects.filter(pk=game.pk).update(max_seats=league.seats_per_game)
     game.refresh_from_db()

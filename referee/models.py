@@ -8,6 +8,8 @@ from django.conf import settings as django_settings
 from django.db import models
 from django.db.models import Q
 
+from referee.durations import duration_text
+
 
 class Game(models.Model):
     class Status(models.TextChoices):
@@ -32,7 +34,12 @@ class Game(models.Model):
     #: Only its players, its creator and moderators know a private game exists.
     is_private = models.BooleanField(default=False)
     #: Hours each turn may take before the referee takes it (the rulebook's 24-48).
-    turn_limit_hours = models.PositiveSmallIntegerField(default=36)
+    #: Seconds a seat has for its turn, within the ruleset's ``turn_limits``.
+    turn_limit_seconds = models.PositiveIntegerField(default=36 * 3600)
+
+    @property
+    def turn_limit_text(self) -> str:
+        return duration_text(self.turn_limit_seconds)
     #: What the referee plays for a seat that missed its deadline (a ruleset's policy name).
     deadline_policy = models.CharField(max_length=20, default="skip")
     #: What a vacation does: "pause" the clock, or let the "referee" play the seat's turns.
@@ -87,7 +94,10 @@ class Event(models.Model):
     schema_version = models.PositiveSmallIntegerField(default=1)
     payload = models.JSONField()
     audience_kind = models.CharField(max_length=10)
-    audience_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    audience_seat = models.PositiveSmallIntegerField(null=True, blank=True)  # record version 1
+    #: Record version 2 (null: version 1, written before audiences were sets of seats).
+    audience_seats = models.JSONField(null=True, blank=True)
+    record_version = models.PositiveSmallIntegerField(null=True, blank=True)
     actor_kind = models.CharField(max_length=10)
     actor_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     idempotency_key = models.CharField(max_length=120, null=True, blank=True)
@@ -161,7 +171,8 @@ class DueWork(models.Model):
     result = models.CharField(max_length=200, blank=True, default="")
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["game", "key"], name="due_work_key_unique")]
+        # One work key makes several rows (a deadline, its reminder, its turn-start notice).
+        constraints = [models.UniqueConstraint(fields=["game", "key", "kind"], name="due_work_key_kind_unique")]
         indexes = [models.Index(fields=["status", "due_at", "id"], name="due_work_pending_idx")]
 
     def __str__(self) -> str:
@@ -212,7 +223,12 @@ class League(models.Model):
     ruleset = models.CharField(max_length=40)
     seats_per_game = models.PositiveSmallIntegerField(default=4)
     game_settings = models.JSONField(default=dict)
-    turn_limit_hours = models.PositiveSmallIntegerField(default=36)
+    #: Seconds a seat has for its turn, within the ruleset's ``turn_limits``.
+    turn_limit_seconds = models.PositiveIntegerField(default=36 * 3600)
+
+    @property
+    def turn_limit_text(self) -> str:
+        return duration_text(self.turn_limit_seconds)
     last_game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 

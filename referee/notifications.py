@@ -28,7 +28,7 @@ def _send(seats: Iterable[Seat], subject: str, body: Callable[[Seat], str]) -> i
 
 def turn_started(*, game: Game, seats: Iterable[Seat]) -> int:
     return _send(seats, f"[{game.name}] Your turn", lambda seat: (
-        f"{seat.name}, it is your turn in {game.name}. You have {game.turn_limit_hours} hours.\n"
+        f"{seat.name}, it is your turn in {game.name}. You have {game.turn_limit_text}.\n"
         f"{_game_url(game)}\n\nTo stop these e-mails, turn reminders off in your settings."
     ))
 

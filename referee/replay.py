@@ -86,4 +86,4 @@ def replay_step(referee: Referee, game_id: str, viewer: Viewer, seq: int) -> dic
 
 def inbox(referee: Referee, game_id: str, seat: int) -> list[dict[str, Any]]:
     """The private messages of one seat: what the game master used to PM."""
-    return [e for e in referee.feed(game_id, Viewer.for_seat(seat)) if e["audience"] == "seat"]
+    return [e for e in referee.feed(game_id, Viewer.for_seat(seat)) if e["audience"] == "seats"]

@@ -13,13 +13,16 @@ import datetime as dt
 import logging
 from typing import Any
 
+from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 
-from games.base import REFEREE, Actor, ActorKind, Ruleset, RuleViolation
+from games.base import REFEREE, Actor, ActorKind, Ruleset, RuleViolation, work_key_text
 from referee import clock, notifications
+from referee.core import Referee
 from referee.errors import RefereeError
+from referee.instance import referee_get
 from referee.models import DueWork, Game, SchedulerHeartbeat, Seat, Vacation
 from referee.store.base import NewRecord, RecordKind
 
@@ -27,9 +30,7 @@ log = logging.getLogger(__name__)
 SWEEPER = "sweeper"
 
 
-def _referee():
-    from referee.services import referee_get
-
+def _referee() -> Referee:
     return referee_get()
 
 
@@ -64,28 +65,29 @@ def due_work_sync(*, game: Game, now: dt.datetime | None = None) -> list[DueWork
     works: dict[str, Any] = {}
     if info.status == "active":
         state, _ = referee.current(str(game.pk))
-        works = {w.key: w for w in rules.scheduled_work(state)}
-    rows = {r.key: r for r in DueWork.objects.select_for_update().filter(game=game)}
-    for key, row in rows.items():
-        if row.status == DueWork.Status.PENDING and _base_key(key) not in works:
+        works = {work_key_text(w.key): w for w in rules.scheduled_work(state)}
+    # Only the pending rows and those of the keys due now: a game's finished rows are history.
+    rows = list(DueWork.objects.select_for_update().filter(game=game).filter(
+        Q(status=DueWork.Status.PENDING) | Q(key__in=list(works))
+    ))
+    known = {r.key for r in rows}
+    for row in rows:
+        if row.status == DueWork.Status.PENDING and row.key not in works:
             _close(row, now, DueWork.Status.CANCELLED, "no longer due: the position moved on")
+    created: list[DueWork] = []
     for key, work in works.items():
-        if key in rows:
+        if key in known:
             continue
         if work.when == "now":
-            _create(game, key, DueWork.Kind.NOW, work.seats, now, now)
+            created.append(_create(game, key, DueWork.Kind.NOW, work.seats, now, now))
         elif work.when == "at":
             at = dt.datetime.fromtimestamp((work.at_ms or 0) / 1000, tz=dt.UTC)
-            _create(game, key, DueWork.Kind.AT, work.seats, at, now)
+            created.append(_create(game, key, DueWork.Kind.AT, work.seats, at, now))
         else:
-            _create_deadline(game, key, work.seats, now)
-    return list(
-        DueWork.objects.filter(game=game, status=DueWork.Status.PENDING, due_at__lte=now)
-    )
-
-
-def _base_key(key: str) -> str:
-    return key.split("|", 1)[0]
+            created += _create_deadline(game, key, work.seats, now)
+    timers_nudge(rows=[r for r in created if r.due_at is not None and r.due_at > now], now=now)
+    return [r for r in (*rows, *created) if r.status == DueWork.Status.PENDING and r.due_at is not None
+            and r.due_at <= now]
 
 
 def _create(game: Game, key: str, kind: str, seats: Any, due_at: dt.datetime | None, now: dt.datetime,
@@ -95,19 +97,21 @@ def _create(game: Game, key: str, kind: str, seats: Any, due_at: dt.datetime | N
     )
 
 
-def _create_deadline(game: Game, key: str, seats: tuple[int, ...], now: dt.datetime) -> None:
-    limit = dt.timedelta(hours=game.turn_limit_hours)
+def _create_deadline(game: Game, key: str, seats: tuple[int, ...], now: dt.datetime) -> list[DueWork]:
+    limit = dt.timedelta(seconds=game.turn_limit_seconds)
     due = now + limit
     for vacation in _vacations(game, seats, now):
         due = now if game.vacation_policy == "referee" else max(due, vacation.ends_at + limit)
+    rows = []
     if game.paused_at is not None:
-        _create(game, key, DueWork.Kind.DEADLINE, seats, None, now, remaining=due - now)
-        _create(game, f"{key}|remind", DueWork.Kind.REMIND, seats, None, now, remaining=due - now - reminder_before())
+        rows.append(_create(game, key, DueWork.Kind.DEADLINE, seats, None, now, remaining=due - now))
+        rows.append(_create(game, key, DueWork.Kind.REMIND, seats, None, now, remaining=due - now - reminder_before()))
     else:
-        _create(game, key, DueWork.Kind.DEADLINE, seats, due, now)
-        if due - reminder_before() > now:
-            _create(game, f"{key}|remind", DueWork.Kind.REMIND, seats, due - reminder_before(), now)
-    _create(game, f"{key}|notify", DueWork.Kind.NOTIFY, seats, now, now)
+        rows.append(_create(game, key, DueWork.Kind.DEADLINE, seats, due, now))
+        if limit > reminder_before() * 2 and due - reminder_before() > now:
+            rows.append(_create(game, key, DueWork.Kind.REMIND, seats, due - reminder_before(), now))
+    rows.append(_create(game, key, DueWork.Kind.NOTIFY, seats, now, now))
+    return rows
 
 
 def _vacations(game: Game, seats: tuple[int, ...], now: dt.datetime) -> list[Vacation]:
@@ -121,27 +125,47 @@ def _close(row: DueWork, now: dt.datetime, status: str, result: str) -> None:
     row.save(update_fields=["status", "done_at", "result"])
 
 
+def timer_horizon() -> dt.timedelta:
+    return dt.timedelta(seconds=getattr(settings, "REFEREE_TIMER_HORIZON_SECONDS", 900))
+
+
+RUN_DUE_WORK = "referee.run_due_work"  # the task in referee.tasks, sent by name (tasks import us)
+
+
+def _nudge(row: DueWork, eta: dt.datetime | None = None) -> None:
+    def send(game_id: str = str(row.game_id), key: str = row.key, kind: str = row.kind) -> None:
+        try:
+            current_app.send_task(RUN_DUE_WORK, (game_id, key, kind), eta=eta)
+        except Exception:  # the broker is only the fast path
+            log.warning("could not enqueue %s/%s; the sweeper will run it", game_id, key)
+
+    transaction.on_commit(send)
+
+
 def enqueue_due_now(rows: list[DueWork]) -> None:
     """The fast path: nudge a worker after commit. If the broker is down the sweeper
     finds the rows anyway, so a failure here is only logged."""
-    from referee.tasks import run_due_work
-
     for row in rows:
         if row.kind in (DueWork.Kind.NOW, DueWork.Kind.NOTIFY):
-            def nudge(game_id: str = str(row.game_id), key: str = row.key) -> None:
-                try:
-                    run_due_work.delay(game_id, key)
-                except Exception:  # the broker is only the fast path
-                    log.warning("could not enqueue %s/%s; the sweeper will run it", game_id, key)
+            _nudge(row)
 
-            transaction.on_commit(nudge)
+
+def timers_nudge(*, rows: list[DueWork], now: dt.datetime) -> None:
+    """Timers to the second: a row due soon (a round clock, a tick, a short deadline) is
+    handed to a worker with that ETA, so it runs on time rather than at the next sweep.
+    Rows further off are left to the sweeper (a broker holds ETA messages in memory)."""
+    for row in rows:
+        if (row.kind in (DueWork.Kind.AT, DueWork.Kind.DEADLINE) and row.due_at is not None
+                and row.due_at - now <= timer_horizon()):
+            _nudge(row, eta=row.due_at)
 
 
 # --- running one row ----------------------------------------------------------------------------
 
 
-def due_work_run(*, game_id: str, key: str, now: dt.datetime | None = None) -> str:
-    """Run the row ``(game_id, key)`` if it is pending and due. Safe to call twice.
+def due_work_run(*, game_id: str, key: str, kind: str = "", now: dt.datetime | None = None) -> str:
+    """Run the row ``(game_id, key, kind)`` if it is pending and due (with no kind: the
+    key's first pending row that is due). Safe to call twice.
 
     Locks are always taken game first, then row (as orders do: the game, then its rows in
     ``due_work_sync``), so a job and an order, or two jobs of one game, never deadlock."""
@@ -149,11 +173,12 @@ def due_work_run(*, game_id: str, key: str, now: dt.datetime | None = None) -> s
         game = Game.objects.select_for_update(no_key=True).filter(pk=game_id).first()
         if game is None:
             return "no such game"
-        row = (
-            DueWork.objects.select_for_update(skip_locked=True)
-            .filter(game=game, key=key, status=DueWork.Status.PENDING)
-            .first()
+        rows = DueWork.objects.select_for_update(skip_locked=True).filter(
+            game=game, key=key, status=DueWork.Status.PENDING
         )
+        if kind:
+            rows = rows.filter(kind=kind)
+        row = rows.order_by("due_at", "id").first()
         if row is None:
             return "nothing to do"
         return _execute(row, game, now or clock.now())
@@ -190,7 +215,7 @@ def _perform(game: Game, row: DueWork, now: dt.datetime) -> str:
     seats = list(Seat.objects.filter(game=game, number__in=row.seats).select_related("user"))
     if row.kind == DueWork.Kind.NOTIFY:
         return f"notified {notifications.turn_started(game=game, seats=seats)}"
-    deadline = DueWork.objects.filter(game=game, key=_base_key(row.key)).first()
+    deadline = DueWork.objects.filter(game=game, key=row.key, kind=DueWork.Kind.DEADLINE).first()
     return f"reminded {notifications.deadline_near(game=game, seats=seats, due_at=deadline.due_at if deadline else now)}"
 
 
@@ -201,9 +226,10 @@ def _expire(game: Game, row: DueWork, now: dt.datetime) -> str:
     info = referee.store.get_game(game_id)
     rules: Ruleset = referee.ruleset_for(info)
     state, _ = referee.current(game_id)
-    if not any(w.key == row.key for w in rules.scheduled_work(state)):
+    if not any(work_key_text(w.key) == row.key for w in rules.scheduled_work(state)):
         return "no longer due"
-    seats = tuple(row.seats)
+    # Every seat of the deadline that still has not acted (in a simultaneous turn, some did).
+    seats = tuple(sorted(set(row.seats) & set(rules.to_act(state)))) or tuple(row.seats)
     on_vacation = bool(_vacations(game, seats, now))
     why = "the seat is on vacation and the referee plays its turns" if on_vacation else "the deadline passed"
     notice_append(game_id=game_id, type_="DeadlineExpired", payload={

@@ -9,8 +9,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 
 from games.base import MODERATOR_VIEW, PUBLIC, Viewer
+from referee.instance import referee_get
 from referee.models import DueWork, Game, Seat
-from referee.services import referee_get
 from referee.store.base import StoredRecord
 
 
@@ -41,7 +41,8 @@ def game_clock_get(*, game_id: str) -> dict[str, Any]:
         .order_by("created_at").first()
     )
     return {
-        "turn_limit_hours": game.turn_limit_hours,
+        "turn_limit_seconds": game.turn_limit_seconds,
+        "turn_limit": game.turn_limit_text,
         "deadline_policy": game.deadline_policy,
         "paused": game.paused_at is not None,
         "deadline": deadline.due_at.isoformat() if deadline and deadline.due_at else None,

@@ -13,23 +13,16 @@ from django.db import transaction
 
 from games.base import MODERATOR, MODERATOR_VIEW, Actor, RuleViolation, SeatInfo, Viewer
 from referee import clock, scheduling
-from referee.core import Outcome, Referee, VerifyReport
+from referee.core import Outcome, VerifyReport
 from referee.errors import ConcurrencyError, GameNotActive, GameNotFound, InvalidSetting, SeatError
+from referee.instance import referee_get
 from referee.models import DueWork, Game, Seat, Vacation
-from referee.rulesets import get_registry
-from referee.store.django_store import DjangoEventStore
-
-
-def referee_get() -> Referee:
-    return Referee(
-        DjangoEventStore(), get_registry(), clock.now, snapshot_every=django_settings.REFEREE_SNAPSHOT_EVERY
-    )
 
 
 @transaction.atomic
 def game_create(
     *, name: str, ruleset: str, version: str | None = None, settings: dict[str, Any] | None = None,
-    created_by: AbstractBaseUser | None = None, private_log: bool = False, turn_limit_hours: int = 36,
+    created_by: AbstractBaseUser | None = None, private_log: bool = False, turn_limit_seconds: int | None = None,
     deadline_policy: str | None = None, vacation_policy: str = "pause", is_private: bool = False,
     seats: int | None = None,
 ) -> Game:
@@ -38,8 +31,11 @@ def game_create(
     seats = rules.max_seats if seats is None else seats
     if not rules.min_seats <= seats <= rules.max_seats:
         raise InvalidSetting(f"{rules.name} is played by {rules.min_seats} to {rules.max_seats} players.")
-    if not 24 <= turn_limit_hours <= 48:
-        raise InvalidSetting("§7: each player has 24 to 48 hours for a turn; choose a limit in that range.")
+    limit = rules.turn_limits.default if turn_limit_seconds is None else turn_limit_seconds
+    try:
+        rules.turn_limits.check(limit)
+    except RuleViolation as exc:
+        raise InvalidSetting(f"{exc.rule}: {exc.message}" if exc.rule != "settings" else exc.message) from None
     policy = deadline_policy or rules.deadline_policies[0]
     if policy not in rules.deadline_policies:
         raise InvalidSetting(
@@ -52,7 +48,7 @@ def game_create(
     info = referee.create_game(ruleset=ruleset, version=version, settings=settings or {}, private_log=private_log)
     Game.objects.filter(pk=info.id).update(
         name=name.strip()[:120], created_by=created_by, max_seats=seats, is_private=is_private,
-        turn_limit_hours=turn_limit_hours, deadline_policy=policy, vacation_policy=vacation_policy,
+        turn_limit_seconds=limit, deadline_policy=policy, vacation_policy=vacation_policy,
     )
     return Game.objects.get(pk=info.id)
 
@@ -157,7 +153,7 @@ def game_run_pending(*, game_id: str) -> int:
         if not due:
             return ran
         for row in due:
-            scheduling.due_work_run(game_id=game_id, key=row.key)
+            scheduling.due_work_run(game_id=game_id, key=row.key, kind=row.kind)
             ran += 1
     return ran
 
@@ -219,10 +215,12 @@ def game_resume(*, game_id: str, moderator: AbstractBaseUser, reason: str) -> No
     if game.paused_at is None:
         raise InvalidSetting("The game is not paused.")
     now = clock.now()
-    for row in DueWork.objects.select_for_update().filter(game=game, status=DueWork.Status.PENDING,
-                                                          due_at__isnull=True):
+    resumed = list(DueWork.objects.select_for_update().filter(game=game, status=DueWork.Status.PENDING,
+                                                              due_at__isnull=True))
+    for row in resumed:
         row.due_at, row.remaining = now + (row.remaining or dt.timedelta(0)), None
         row.save(update_fields=["due_at", "remaining"])
+    scheduling.timers_nudge(rows=resumed, now=now)
     Game.objects.filter(pk=game.pk).update(paused_at=None)
     scheduling.notice_append(game_id=game_id, type_="GameResumed", actor_kind="moderator",
                              payload={"reason": reason, "moderator": moderator.get_username()})
@@ -247,6 +245,7 @@ def deadline_extend(*, game_id: str, moderator: AbstractBaseUser, hours: int, re
         else:
             row.remaining = (row.remaining or dt.timedelta(0)) + by
         row.save(update_fields=["due_at", "remaining"])
+    scheduling.timers_nudge(rows=rows, now=clock.now())
     scheduling.notice_append(game_id=game_id, type_="DeadlineExtended", actor_kind="moderator", payload={
         "key": deadline.key, "hours": hours, "reason": reason, "moderator": moderator.get_username(),
         "due_at": deadline.due_at.isoformat() if deadline.due_at else None,
@@ -284,7 +283,7 @@ def vacation_declare(
             game=game, status=DueWork.Status.PENDING, kind=DueWork.Kind.DEADLINE, due_at__isnull=False
         ):
             if seat.number in row.seats:
-                limit = dt.timedelta(hours=game.turn_limit_hours)
+                limit = dt.timedelta(seconds=game.turn_limit_seconds)
                 row.due_at = now if game.vacation_policy == "referee" else max(row.due_at, ends_at + limit)
                 row.save(update_fields=["due_at"])
     return vacation

@@ -1,5 +1,7 @@
 """Celery tasks: they take ids, call the scheduling service, and are safe to deliver twice.
-None is scheduled days ahead (no ETA tasks): the sweeper finds due rows in the database."""
+Only timers due within ``REFEREE_TIMER_HORIZON_SECONDS`` are sent with an ETA (so a round
+clock ends on time); nothing is scheduled days ahead: the sweeper finds due rows in the
+database, so a lost or early message changes nothing."""
 
 from __future__ import annotations
 
@@ -13,8 +15,8 @@ log = logging.getLogger(__name__)
 
 
 @shared_task(name="referee.run_due_work", acks_late=True, reject_on_worker_lost=True)
-def run_due_work(game_id: str, key: str) -> str:
-    result = scheduling.due_work_run(game_id=game_id, key=key)
+def run_due_work(game_id: str, key: str, kind: str = "") -> str:
+    result = scheduling.due_work_run(game_id=game_id, key=key, kind=kind)
     log.info("due work %s/%s: %s", game_id, key, result)
     return result
 

@@ -23,7 +23,7 @@ Decode = Callable[[Ruleset, StoredRecord], Any]
 
 
 def may_see_record(viewer: Viewer, r: StoredRecord) -> bool:
-    return viewer.may_see_parts(r.audience_kind, (r.audience_seat,))
+    return viewer.may_see_parts(*r.audience)
 
 
 def item_for(rules: Ruleset, viewer: Viewer, r: StoredRecord, decode: Decode) -> dict[str, Any] | None:
@@ -44,7 +44,7 @@ def item_for(rules: Ruleset, viewer: Viewer, r: StoredRecord, decode: Decode) ->
         return None
     item: dict[str, Any] = {
         "seq": r.seq, "kind": str(r.kind), "type": "Order" if redacted else r.type, "payload": payload,
-        "audience": r.audience_kind, "actor": {"kind": r.actor_kind, "seat": r.actor_seat},
+        "audience": r.audience[0], "actor": {"kind": r.actor_kind, "seat": r.actor_seat},
         "cause_seq": r.cause_seq, "at": r.created_at.isoformat(),
     }
     if redacted:

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
@@ -24,7 +26,9 @@ class GameOutput(serializers.Serializer):
     is_private = serializers.BooleanField()
     max_seats = serializers.IntegerField()
     seats = serializers.ListField(child=serializers.DictField())
-    turn_limit_hours = serializers.IntegerField()
+    turn_limit_seconds = serializers.IntegerField(help_text="the turn limit, within the ruleset's bounds")
+    turn_limit_hours = serializers.FloatField(help_text="the same in hours")
+    turn_limit = serializers.CharField(help_text="the same in words")
     deadline_policy = serializers.CharField()
     seed_hash = serializers.CharField(help_text="sha256 of the secret dice seed, published at creation")
     frozen = serializers.BooleanField()
@@ -61,6 +65,14 @@ class RulesetListApi(APIView):
         return Response(out)
 
 
+def _limit_seconds(d: dict[str, Any]) -> int | None:
+    if d.get("turn_limit_seconds") is not None:
+        return int(d["turn_limit_seconds"])
+    if d.get("turn_limit_hours") is not None:
+        return int(d["turn_limit_hours"]) * 3600
+    return None
+
+
 class GameListApi(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
@@ -70,7 +82,12 @@ class GameListApi(APIView):
         version = serializers.CharField(max_length=20, required=False)
         seats = serializers.IntegerField(required=False, min_value=1, max_value=64)
         settings = serializers.DictField(required=False, default=dict)
-        turn_limit_hours = serializers.IntegerField(required=False, default=36, min_value=1, max_value=1000)
+        turn_limit_seconds = serializers.IntegerField(
+            required=False, min_value=1, max_value=366 * 86400,
+            help_text="seconds per turn; each ruleset has its own bounds and default "
+                      "(GET /api/rulesets/ lists them)")
+        turn_limit_hours = serializers.IntegerField(
+            required=False, min_value=1, max_value=24 * 366, help_text="the same in whole hours (older clients)")
         deadline_policy = serializers.CharField(required=False, max_length=20)
         vacation_policy = serializers.ChoiceField(choices=["pause", "referee"], required=False, default="pause")
         is_private = serializers.BooleanField(required=False, default=False)
@@ -102,7 +119,7 @@ class GameListApi(APIView):
         d = data.validated_data
         game = services.game_create(
             name=d["name"], ruleset=d["ruleset"], version=d.get("version"), settings=d["settings"],
-            created_by=request.user, turn_limit_hours=d["turn_limit_hours"],
+            created_by=request.user, turn_limit_seconds=_limit_seconds(d),
             deadline_policy=d.get("deadline_policy"), vacation_policy=d["vacation_policy"],
             is_private=d["is_private"], private_log=d["private_log"], seats=d.get("seats"),
         )
@@ -162,7 +179,8 @@ class LeagueListApi(APIView):
         ruleset = serializers.CharField(max_length=40)
         seats_per_game = serializers.IntegerField(min_value=1, max_value=64)
         game_settings = serializers.DictField(required=False, default=dict)
-        turn_limit_hours = serializers.IntegerField(required=False, default=36, min_value=24, max_value=48)
+        turn_limit_seconds = serializers.IntegerField(required=False, min_value=1, max_value=366 * 86400)
+        turn_limit_hours = serializers.IntegerField(required=False, min_value=1, max_value=24 * 366)
 
     class OutputSerializer(serializers.Serializer):
         id = serializers.IntegerField()
@@ -189,7 +207,10 @@ class LeagueListApi(APIView):
     def post(self, request: Request) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        league = lobby.league_create(moderator=request.user, **data.validated_data)
+        d = dict(data.validated_data)
+        d.pop("turn_limit_hours", None)
+        d["turn_limit_seconds"] = _limit_seconds(data.validated_data)
+        league = lobby.league_create(moderator=request.user, **d)
         return Response(self.out(league), status=status.HTTP_201_CREATED)
 
 

@@ -12,9 +12,11 @@ from games.base import (
     ActorKind,
     Command,
     Event,
+    Result,
     Ruleset,
     RuleViolation,
     SeatInfo,
+    TurnLimits,
     TurnMode,
     Viewer,
     Work,
@@ -63,6 +65,10 @@ class WormsRuleset(Ruleset):
     settings_type: ClassVar[type] = Settings
     records_rejections: ClassVar[bool] = True
     deadline_policies: ClassVar[tuple[str, ...]] = ("skip", "bot")
+    #: §7 "each player will be given between 24-48 hours to PM his turn to me".
+    turn_limits: ClassVar[TurnLimits] = TurnLimits(
+        minimum=24 * 3600, maximum=48 * 3600, default=36 * 3600, unit="hours", rule="§7"
+    )
 
     # --- set-up ------------------------------------------------------------------------
 
@@ -207,17 +213,28 @@ class WormsRuleset(Ruleset):
     def is_finished(self, state: WormsState) -> bool:
         return state.phase is Phase.FINISHED
 
+    def result(self, state: WormsState) -> Result:
+        """One winner (the last team standing) or a draw; the other teams share second place."""
+        seats = tuple(t.seat for t in state.teams)
+        if state.phase is not Phase.FINISHED:
+            return Result(finished=False)
+        if state.draw or state.winner is None:
+            return Result(finished=True, draw=True, ranking=(seats,) if seats else (), summary="A draw.")
+        rest = tuple(s for s in seats if s != state.winner)
+        return Result(finished=True, winners=(state.winner,),
+                      ranking=((state.winner,), rest) if rest else ((state.winner,),))
+
     def scheduled_work(self, state: WormsState) -> tuple[Work, ...]:
         if state.phase is Phase.SIGNUP:
             if state.teams and not self.to_act(state):
-                return (Work(key="start", when="now", command=StartGame(actor=SCHEDULER)),)
+                return (Work(key=("start",), when="now", command=StartGame(actor=SCHEDULER)),)
             return ()
         if state.phase is not Phase.PLAYING or state.seat is None:
             return ()
         if state.stage is Stage.STARTING:
             command = StartTurn(actor=SCHEDULER, turn=state.turn)
-            return (Work(key=f"turn:{state.turn}:start", when="now", command=command),)
-        return (Work(key=f"turn:{state.turn}:deadline", when="deadline", seats=(state.seat,)),)
+            return (Work(key=("turn", state.turn, "start"), when="now", command=command),)
+        return (Work(key=("turn", state.turn, "deadline"), when="deadline", seats=(state.seat,)),)
 
     def deadline_command(self, state: WormsState, seats: tuple[int, ...], policy: str) -> Command:
         if policy == "bot" and state.seat is not None and state.seat in seats:

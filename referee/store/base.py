@@ -1,6 +1,12 @@
 """The event store contract.
 
-A log is a sequence of records per game, numbered 1, 2, 3 ... without gaps. Appends say
+A log is a sequence of records per game, numbered 1, 2, 3 ... without gaps.
+
+Record versions. Version 1 (every log written before audiences named a set of seats)
+stores an audience as a kind ("everyone", "seat", "moderators") and at most one seat.
+Version 2 stores a kind ("everyone", "seats", "moderators") and a list of seats, and hashes
+both plus its version. Old records are never rewritten: they keep their version-1 hash
+body, and ``audience_of`` reads them as the version-2 form (a "seat" is a set of one). Appends say
 which sequence number they expect to write first; if another writer got there first the
 store raises ``ConcurrencyError`` and writes nothing. Records are never changed. Each one
 stores the hash of its predecessor and its own (``hashing.record_hash``).
@@ -31,7 +37,7 @@ class NewRecord:
     type: str
     payload: dict[str, Any]
     audience_kind: str = "everyone"
-    audience_seat: int | None = None
+    audience_seats: tuple[int, ...] = ()
     actor_kind: str = "referee"
     actor_seat: int | None = None
     schema_version: int = 1
@@ -58,8 +64,16 @@ class StoredRecord:
     created_at: dt.datetime
     prev_hash: str
     hash: str = field(default="")
+    audience_seats: tuple[int, ...] = ()
+    record_version: int = 1
+
+    @property
+    def audience(self) -> tuple[str, tuple[int, ...]]:
+        return audience_of(self)
 
     def hash_body(self) -> dict[str, Any]:
+        if self.record_version >= 2:
+            return self._hash_body_v2()
         return {
             "game": self.game_id,
             "seq": self.seq,
@@ -75,8 +89,38 @@ class StoredRecord:
             "created_at": self.created_at.isoformat(),
         }
 
+    def _hash_body_v2(self) -> dict[str, Any]:
+        return {
+            "record_version": self.record_version,
+            "game": self.game_id,
+            "seq": self.seq,
+            "kind": str(self.kind),
+            "type": self.type,
+            "schema_version": self.schema_version,
+            "payload": self.payload,
+            "audience": [self.audience_kind, list(self.audience_seats)],
+            "actor": [self.actor_kind, self.actor_seat],
+            "idempotency_key": self.idempotency_key,
+            "cause_seq": self.cause_seq,
+            "draws": list(self.draws),
+            "created_at": self.created_at.isoformat(),
+        }
+
     def computed_hash(self) -> str:
         return record_hash(self.prev_hash, self.hash_body())
+
+
+RECORD_VERSION = 2
+
+
+def audience_of(record: StoredRecord) -> tuple[str, tuple[int, ...]]:
+    """The upcaster of record versions: any record's audience as (kind, seats) in the
+    version-2 vocabulary."""
+    if record.record_version >= 2:
+        return record.audience_kind, record.audience_seats
+    if record.audience_kind == "seat":
+        return "seats", (() if record.audience_seat is None else (record.audience_seat,))
+    return record.audience_kind, ()
 
 
 def stamp(
@@ -93,7 +137,9 @@ def stamp(
             type=r.type,
             payload=r.payload,
             audience_kind=r.audience_kind,
-            audience_seat=r.audience_seat,
+            audience_seat=None,
+            audience_seats=tuple(sorted(set(r.audience_seats))),
+            record_version=RECORD_VERSION,
             actor_kind=r.actor_kind,
             actor_seat=r.actor_seat,
             schema_version=r.schema_version,

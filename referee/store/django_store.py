@@ -24,7 +24,7 @@ from referee.store.hashing import GENESIS
 
 _READ_FIELDS = (
     "seq", "kind", "type", "payload", "audience_kind", "audience_seat", "actor_kind", "actor_seat", "schema_version",
-    "idempotency_key", "cause_seq", "draws", "created_at", "prev_hash", "hash",
+    "idempotency_key", "cause_seq", "draws", "created_at", "prev_hash", "hash", "audience_seats", "record_version",
 )
 
 
@@ -46,6 +46,8 @@ def _record(row: Event) -> StoredRecord:
         created_at=row.created_at,
         prev_hash=row.prev_hash,
         hash=row.hash,
+        audience_seats=tuple(row.audience_seats or ()),
+        record_version=row.record_version or 1,
     )
 
 
@@ -112,6 +114,7 @@ class DjangoEventStore(EventStore):
                         game_id=game_id, seq=r.seq, kind=str(r.kind), type=r.type,
                         schema_version=r.schema_version, payload=r.payload,
                         audience_kind=r.audience_kind, audience_seat=r.audience_seat,
+                        audience_seats=list(r.audience_seats), record_version=r.record_version,
                         actor_kind=r.actor_kind, actor_seat=r.actor_seat,
                         idempotency_key=r.idempotency_key, cause_seq=r.cause_seq,
                         draws=list(r.draws), created_at=r.created_at,
@@ -135,6 +138,8 @@ class DjangoEventStore(EventStore):
         for row in qs.order_by("seq").values_list(*_READ_FIELDS):
             fields = dict(zip(_READ_FIELDS, row, strict=True))
             fields["kind"], fields["draws"] = RecordKind(fields["kind"]), tuple(fields["draws"])
+            fields["audience_seats"] = tuple(fields["audience_seats"] or ())
+            fields["record_version"] = fields["record_version"] or 1
             out.append(StoredRecord(game_id=game, **fields))
         return out
 

@@ -90,7 +90,7 @@ class EventStoreContract:
     def test_every_field_survives_the_round_trip(self, store, game):
         r = NewRecord(
             kind=RecordKind.COMMAND, type="Roll", payload={"nested": {"a": [1, 2]}, "s": "é"},
-            audience_kind="seat", audience_seat=2, actor_kind="player", actor_seat=2,
+            audience_kind="seats", audience_seats=(2,), actor_kind="player", actor_seat=2,
             schema_version=3, idempotency_key="abc", draws=({"purpose": "d", "low": 1, "high": 6, "value": 4},),
         )
         (stored,) = store.append(game, 1, [r], NOW)

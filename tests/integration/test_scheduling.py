@@ -47,11 +47,15 @@ def deadline(game) -> DueWork:
     return DueWork.objects.get(game=game, kind="deadline", status="pending")
 
 
-def test_the_turn_limit_is_24_to_48_hours():
+def test_the_turn_limit_is_within_the_rulesets_own_bounds():
     for hours in (23, 49):
-        with pytest.raises(InvalidSetting, match="24 to 48"):
-            GameFactory(turn_limit_hours=hours)
-    assert GameFactory(turn_limit_hours=24).turn_limit_hours == 24
+        with pytest.raises(InvalidSetting, match="§7: The turn limit must be between 24 and 48 hours"):
+            GameFactory(ruleset="worms", settings={}, turn_limit_seconds=hours * 3600)
+    assert GameFactory(ruleset="worms", settings={}, turn_limit_seconds=24 * 3600).turn_limit_seconds == 24 * 3600
+    with pytest.raises(InvalidSetting, match="between 1 and 10080 minutes"):
+        GameFactory(turn_limit_seconds=59)
+    assert GameFactory(turn_limit_seconds=60).turn_limit_text == "1 minute"
+    assert GameFactory().turn_limit_seconds == 36 * 3600  # the ruleset's default
 
 
 def test_an_unknown_deadline_policy_is_refused():
@@ -60,7 +64,7 @@ def test_an_unknown_deadline_policy_is_refused():
 
 
 def test_the_deadline_is_part_of_every_view(now):
-    game, seats = started_game(turn_limit_hours=30)
+    game, seats = started_game(turn_limit_seconds=30 * 3600)
     for user in (None, seats[0].user):
         viewer = selectors.viewer_for(game_id=str(game.pk), user=user)
         clock = selectors.game_state_get(game_id=str(game.pk), viewer=viewer)["clock"]

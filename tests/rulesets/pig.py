@@ -21,6 +21,7 @@ from games.base import (
     Ruleset,
     RuleViolation,
     SeatInfo,
+    TurnLimits,
     TurnMode,
     Viewer,
     ViewerKind,
@@ -133,6 +134,8 @@ class Pig(Ruleset):
     settings_type = PigSettings
     records_rejections = True
     deadline_policies = ("hold",)
+    #: Short turns are allowed so that scheduling tests can expire real deadlines quickly.
+    turn_limits = TurnLimits(minimum=60, maximum=7 * 86400, default=36 * 3600, unit="minutes")
 
     def parse_settings(self, raw: Mapping[str, Any]) -> PigSettings:
         try:
@@ -218,8 +221,8 @@ class Pig(Ruleset):
         if not state.order or state.winner is not None:
             return ()
         if not state.turn_started:
-            return (Work(f"turn:{state.turn}:start", "now", StartTurn(turn=state.turn)),)
-        return (Work(f"turn:{state.turn}:deadline", "deadline", seats=(state.order[state.to_move],)),)
+            return (Work(("turn", state.turn, "start"), "now", StartTurn(turn=state.turn)),)
+        return (Work(("turn", state.turn, "deadline"), "deadline", seats=(state.order[state.to_move],)),)
 
     def deadline_command(self, state: PigState, seats: tuple[int, ...], policy: str) -> Command:
         return Hold()

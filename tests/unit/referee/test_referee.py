@@ -63,7 +63,7 @@ def test_an_order_out_of_turn_is_refused_and_changes_nothing(referee, store, gam
     assert referee.current(game)[0] == state_before
     rejection = store.read(game)[-1]
     assert rejection.kind is RecordKind.REJECTION
-    assert (rejection.audience_kind, rejection.audience_seat) == ("seat", other)
+    assert rejection.audience == ("seats", (other,))
 
 
 def test_a_malformed_order_is_refused_with_a_sentence(referee, game):

@@ -86,13 +86,13 @@ def test_after_the_start_the_scheduler_runs_the_turn_start() -> None:
     state = started_game(2)
     assert RULESET.to_act(state) == frozenset()
     (work,) = RULESET.scheduled_work(state)
-    assert work.key == "turn:1:start" and work.when == "now"
+    assert work.key == ("turn", 1, "start") and work.when == "now"
     assert isinstance(work.command, StartTurn) and work.command.turn == 1
     state = RULESET.fold(state, RULESET.decide(state, work.command, SeededDice(SEED, "t", 7)))
     assert state.stage is Stage.ACTING
     assert RULESET.to_act(state) == {state.seat}
     (deadline,) = RULESET.scheduled_work(state)
-    assert (deadline.key, deadline.when, deadline.seats) == ("turn:1:deadline", "deadline", (state.seat,))
+    assert (deadline.key, deadline.when, deadline.seats) == (("turn", 1, "deadline"), "deadline", (state.seat,))
 
 
 def test_a_turn_start_delivered_twice_is_refused() -> None:
