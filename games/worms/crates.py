@@ -87,6 +87,19 @@ def crate_contents(out: Outcome, kind: CrateKind, *, shower: bool = False) -> tu
     return (Stock(item, ITEMS[item].crate_ammo),)
 
 
+def mine_onto_crate(out: Outcome, square: Square) -> None:
+    """§9 "If a mine is placed or lands on a crate, then the crate will become booby
+    trapped ... Players will only be notified that it is booby trapped when it first
+    becomes booby trapped. After that they will not be told." (ruling W-R53)."""
+    crate = out.state.crate_at(square)
+    if crate is None:
+        return
+    if crate.booby_trapped:
+        out.emit(ev.MineJoinedCrate(square[0], square[1]))
+    else:
+        out.emit(ev.CrateBoobyTrapped(square[0], square[1]))
+
+
 def collect(out: Outcome, worm: Worm) -> bool:
     """The worm stands on a crate or card: take it. Returns True if a booby trap went off."""
     from games.worms.explosions import crate_sheep, mine_explodes

@@ -7,22 +7,23 @@
 3. poison ticks (§9), not in a bubble (§5);
 4. a crate may fall (§9);
 5. the wind is drawn (§7);
-6. stalemate (§10): if no worm can move or hit another, sudden death is forced;
+6. stalemate (§10): if every team is stuck, sudden death is forced;
 7. the turn starts: the team is PMed its weapons, where its invisible worms are and, with
    a crate spy, what every crate and card holds (§7); the turn is skipped at once if the
-   team is stuck (§7).
+   team is stuck (§7: no step, no rope or teleport move and no weapon it holds can hit an
+   enemy, ``games.worms.stuck``).
 """
 
 from __future__ import annotations
 
 from games.base import RuleViolation
 from games.worms import events as ev
-from games.worms.board import ORTHOGONAL, Direction, on_board, step
+from games.worms.board import Direction
 from games.worms.commands import StartTurn
 from games.worms.crates import drop_crate
-from games.worms.movement import can_step
 from games.worms.outcome import Outcome
-from games.worms.state import Phase, Stage, Worm, WormsState
+from games.worms.state import Phase, Stage
+from games.worms.stuck import is_stalemate, is_stuck
 from games.worms.turn import end_turn, settle
 
 POISON_PER_DOSE = 5
@@ -140,38 +141,3 @@ def draw_wind(out: Outcome) -> None:
         out.emit(ev.WindChanged(None, 0))
     else:
         out.emit(ev.WindChanged(WIND_DIRECTIONS[(roll - 1) // 3], (roll - 1) % 3 + 1))
-
-
-def can_hit(state: WormsState, worm: Worm) -> bool:
-    """W-R10: an enemy worm within prod reach, or in the line of the handgun every team
-    holds (8 along the row or column, within its height window, no wall in between).
-    Only worms the team can see count (§11, W-R43)."""
-    from games.worms.aim import land_shot
-
-    for d in ORTHOGONAL:
-        s = step(worm.square, d)
-        if on_board(s):
-            other = state.worm_at(s)
-            if other is not None and other.seat != worm.seat and other.visible:
-                diff = state.height(s) - state.height(worm.square)
-                if -1 <= diff <= 0:
-                    return True
-    for other in state.worms:
-        if other.seat == worm.seat or not other.visible or (other.x != worm.x and other.y != worm.y):
-            continue
-        if abs(other.x - worm.x) + abs(other.y - worm.y) > 8:
-            continue
-        if land_shot(state, worm, "handgun", other.square).square == other.square:
-            return True
-    return False
-
-
-def is_stuck(state: WormsState, seat: int) -> bool:
-    """§7: no worm of the team can take a step or hit anyone."""
-    return not any(can_step(state, w.square, seat) or can_hit(state, w) for w in state.worms_of(seat))
-
-
-def is_stalemate(state: WormsState) -> bool:
-    """§10: every remaining worm is stuck and cannot hit another."""
-    return bool(state.worms) and all(is_stuck(state, t.seat) for t in state.active_teams())
-

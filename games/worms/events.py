@@ -297,6 +297,20 @@ class CrateCollected(Event):
 
 @dataclass(frozen=True)
 class CrateBoobyTrapped(Event):
+    """§9: the crate has just become booby trapped (a mine was placed or landed on it);
+    public, and said only this once (ruling W-R49)."""
+
+    x: int
+    y: int
+
+
+@dataclass(frozen=True)
+class MineJoinedCrate(Event):
+    """§9: a mine was placed or landed on a crate that was already booby trapped: the
+    mine is gone into the crate, which stays as it was. "Players will only be notified
+    that it is booby trapped when it first becomes booby trapped. After that they will not
+    be told": this says nothing of a trap (ruling W-R53)."""
+
     x: int
     y: int
 
@@ -572,6 +586,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     DynamitePlaced,
     CrateCollected,
     CrateBoobyTrapped,
+    MineJoinedCrate,
     CrateDestroyed,
     CardDropped,
     CardSeen,

@@ -287,6 +287,11 @@ def _(event: ev.CrateBoobyTrapped, state: WormsState) -> WormsState:
 
 
 @evolve.register
+def _(event: ev.MineJoinedCrate, state: WormsState) -> WormsState:
+    return replace(state, mines=tuple(m for m in state.mines if m.square != (event.x, event.y)))
+
+
+@evolve.register
 def _(event: ev.CardDropped, state: WormsState) -> WormsState:
     cards = tuple(c for c in state.cards if c.square != event.card.square)
     return replace(state, cards=(*cards, event.card))

@@ -199,7 +199,9 @@ def _clear_for_card(out: Outcome, square: Square) -> None:
             out.emit(ev.MineMoved(square[0], square[1], target[0], target[1]))
             if state.is_water(target):
                 out.emit(ev.ObjectSank(target[0], target[1], "mine"))
-            elif state.crate_at(target) is not None:
-                out.emit(ev.CrateBoobyTrapped(target[0], target[1]))
+            else:
+                from games.worms.crates import mine_onto_crate
+
+                mine_onto_crate(out, target)
             return
     out.emit(ev.ObjectSank(square[0], square[1], "mine"))

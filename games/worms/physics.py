@@ -22,7 +22,8 @@ def fall_damage(drop: int) -> int:
 
 def arrive(out: Outcome, worm_id: str, from_height: int, *, walking: bool) -> None:
     """The worm is now on its square, coming from ``from_height`` (its land, or the land
-    plus how high it was thrown). Applies fall or parachute, water, mine, crate, card.
+    plus how high it was thrown). Applies parachute, water, fall, mine, crate, card: a
+    worm that comes down in water drowns and takes no fall damage.
     Ends the turn (``out.turn_over``) when the rules say a walker's turn ends."""
     from games.worms.crates import collect
     from games.worms.explosions import mine_explodes, resolve_deaths
@@ -35,7 +36,9 @@ def arrive(out: Outcome, worm_id: str, from_height: int, *, walking: bool) -> No
         if out.state.stock(worm.seat, "parachute") != 0:
             out.emit(ev.ParachuteOpened(worm.id, worm.seat))
             drift(out, worm_id, from_height)
-        else:
+        elif not out.state.is_water(worm.square):
+            # §7/§9 "A worm will die if it is knocked into water"; "Drowning worms will not
+            # remove weapons or create a donor card": no fall damage into water (W-R54)
             damage = fall_damage(drop)
             out.emit(ev.WormDamaged(worm.id, damage, worm.health - damage, "fall"))
             if walking:
@@ -159,6 +162,7 @@ def push_mine(
     out: Outcome, square: Square, direction: Direction, distance: int, thrown: int, *, detonate: bool
 ) -> None:
     """§9: a mine is knocked like a worm; only a prod or kamikaze sets it off (on landing)."""
+    from games.worms.crates import mine_onto_crate
     from games.worms.explosions import mine_explodes
 
     mine = out.state.mine_at(square)
@@ -175,8 +179,7 @@ def push_mine(
     if detonate or out.state.worm_at(target) is not None:
         mine_explodes(out, target, out.state.mine_at(target))
         return
-    if out.state.crate_at(target) is not None:
-        out.emit(ev.CrateBoobyTrapped(target[0], target[1]))
+    mine_onto_crate(out, target)
 
 
 def push_drum(out: Outcome, square: Square, direction: Direction, distance: int, thrown: int) -> None:

@@ -213,6 +213,18 @@ class WormsRuleset(Ruleset):
     def is_finished(self, state: WormsState) -> bool:
         return state.phase is Phase.FINISHED
 
+    def demo_orders(self, state: WormsState, seat: int) -> tuple[Command, ...]:
+        """Sign-up done for a demo: a sensible shopping list for each team (§6)."""
+        if state.phase is not Phase.SIGNUP or seat not in self.to_act(state):
+            return ()
+        lists = (
+            ("mad_cow", (("bazooka", 3), ("grenade", 3), ("mine", 2), ("dynamite", 1))),
+            ("minigun", (("shotgun", 3), ("longbow", 2), ("dynamite", 2), ("mine", 2))),
+        )
+        team_weapon, items = lists[(seat - 1) % len(lists)]
+        return (self.command_from_data("SubmitShoppingList", {
+            "team_weapon": team_weapon, "items": [{"item": i, "count": n} for i, n in items]}),)
+
     def result(self, state: WormsState) -> Result:
         """One winner (the last team standing) or a draw; the other teams share second place."""
         seats = tuple(t.seat for t in state.teams)

@@ -20,6 +20,7 @@ from games.worms.board import (
     step,
 )
 from games.worms.commands import Fire
+from games.worms.crates import mine_onto_crate
 from games.worms.explosions import Blast, Ring, mine_explodes
 from games.worms.items import ITEMS
 from games.worms.outcome import Outcome
@@ -215,8 +216,8 @@ def place_mine(out: Outcome, worm: Worm, command: Fire) -> None:
     out.emit(ev.MinePlaced(Mine(square[0], square[1], kind)))
     if out.state.worm_at(square) is not None:
         mine_explodes(out, square, out.state.mine_at(square), power=out.power)
-    elif out.state.crate_at(square) is not None:
-        out.emit(ev.CrateBoobyTrapped(square[0], square[1]))
+    else:
+        mine_onto_crate(out, square)
 
 
 @weapon("dynamite")

@@ -14,7 +14,8 @@ Checks: ``A1 at c5``, ``A1 health 130``, ``A1 poison 2``, ``A1 dead``, ``seat 2 
 ``sudden death``, ``no sudden death``, ``stalemate``, ``mine at c5``, ``no mine at c5``,
 ``crate at c5``, ``no crate at c5``, ``card at c5 holds mine1+dynamite1``, ``no card at c5``,
 ``height c5 3``, ``crate at c5 holds w:bazooka3``, ``list of seat 1 holds prod*+...``, ``team A holds bazooka3``, ``team A has no bazooka``, ``team B out``,
-``winner 1``, ``draw``, ``event WormDamaged``, ``no event TurnEnded``.
+``winner 1``, ``draw``, ``event WormDamaged``, ``no event TurnEnded``,
+``no event WormDamaged cause=fall`` (an event with a field as given).
 
 Utilities and hidden information (§5, §11): ``A1 invisible 3``, ``A1 visible``,
 ``bubble at c5``, ``no bubble at c5``, ``progress A1=1+2/3``; what a seat is shown (its
@@ -218,9 +219,12 @@ def check(state: WormsState, events: list[Event], text: str) -> str | None:
     problem = _check_hidden(state, events, text)
     if problem != "unknown":
         return problem
-    m = re.match(r"(no )?event (\w+)$", text)
+    m = re.match(r"(no )?event (\w+)(?: (\w+)=(\S*))?$", text)
     if m:
-        present = m.group(2) in names
+        present = any(
+            type(e).__name__ == m.group(2) and (m.group(3) is None or str(getattr(e, m.group(3), None)) == m.group(4))
+            for e in events
+        )
         return None if present == (m.group(1) is None) else f"events were {names}"
     raise AssertionError(f"unknown check {text!r}")
 
