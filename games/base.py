@@ -325,6 +325,11 @@ class Ruleset(ABC):
     def deadline_command(self, state: Any, seats: tuple[int, ...], policy: str) -> Command:
         """What the referee plays for ``seats`` (every seat that missed the deadline)."""
 
+    def demo_orders(self, state: Any, seat: int) -> tuple[Command, ...]:
+        """Orders that bring a freshly started demo game to something worth looking at
+        (Worms: a shopping list per team). The embedded default plays them for each seat."""
+        return ()
+
     def result(self, state: Any) -> Result:
         """Winners, ranking, scores, or a draw. Rulesets override this; the default knows
         only whether the game is over."""

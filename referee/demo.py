@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from referee import services
+from referee.instance import referee_get
 from referee.models import Game
 
 DEMO_NAME = "Demo game"
@@ -25,20 +26,17 @@ def demo_game_ensure() -> Game:
     existing = Game.objects.filter(name=DEMO_NAME).first()
     if existing is not None:
         return existing
-    ruleset = getattr(settings, "REFEREE_DEMO_RULESET", "worms")
+    ruleset = settings.REFEREE_DEMO_RULESET
     game = services.game_create(name=DEMO_NAME, ruleset=ruleset, created_by=accounts[2])
     for user in accounts[:2]:
         services.seat_add(game=game, user=user, name=user.username.title())
     services.game_start(game=game)
-    if ruleset == "worms":
-        # Sign-up done for them, so the demo opens on a board with a turn running.
-        shopping = [
-            ("mad_cow", [{"item": "bazooka", "count": 3}, {"item": "grenade", "count": 3},
-                         {"item": "mine", "count": 2}, {"item": "dynamite", "count": 1}]),
-            ("minigun", [{"item": "shotgun", "count": 3}, {"item": "longbow", "count": 2},
-                         {"item": "dynamite", "count": 2}, {"item": "mine", "count": 2}]),
-        ]
-        for user, (team_weapon, items) in zip(accounts[:2], shopping, strict=True):
-            services.command_handle(game_id=str(game.pk), user=user, command_type="SubmitShoppingList",
-                                    payload={"team_weapon": team_weapon, "items": items})
+    # The ruleset's own demo orders (Worms: the sign-up), so the demo opens on a game in play.
+    referee = referee_get()
+    rules = referee.ruleset_for(referee.store.get_game(str(game.pk)))
+    for number, user in enumerate(accounts[:2], start=1):
+        state, _ = referee.current(str(game.pk))
+        for command in rules.demo_orders(state, number):
+            services.command_handle(game_id=str(game.pk), user=user, command_type=type(command).__name__,
+                                    payload=rules.command_to_data(command))
     return game

@@ -124,6 +124,10 @@ REFEREE_SNAPSHOT_EVERY = int(os.environ.get("REFEREE_SNAPSHOT_EVERY", "50"))
 REFEREE_REMINDER_HOURS = int(os.environ.get("REFEREE_REMINDER_HOURS", "6"))
 REFEREE_OUTAGE_SECONDS = int(os.environ.get("REFEREE_OUTAGE_SECONDS", "300"))
 REFEREE_VACATION_DAYS = int(os.environ.get("REFEREE_VACATION_DAYS", "14"))
+#: The ruleset of the demo game the embedded default opens with.
+REFEREE_DEMO_RULESET = os.environ.get("REFEREE_DEMO_RULESET", "worms")
+#: Timers due within this many seconds are handed to a worker with an ETA (see scheduling).
+REFEREE_TIMER_HORIZON_SECONDS = int(os.environ.get("REFEREE_TIMER_HORIZON_SECONDS", "900"))
 REFEREE_BASE_URL = os.environ.get("REFEREE_BASE_URL", "http://127.0.0.1:8000")
 
 # --- REST framework -------------------------------------------------------------------------
