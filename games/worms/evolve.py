@@ -375,7 +375,24 @@ def apply(state: WormsState, event: Event) -> WormsState:
     return evolve(event, state)
 
 
-__all__ = ["apply", "evolve"]
+#: events that only tell someone something: the position they speak of is made by others
+INERT: dict[type[Event], str] = {
+    ev.CardSeen: "the public's notice of a donor card; CardDropped (moderators) puts it down",
+    ev.CrateShowerFell: "announces the shower; the CrateDropped events that follow place the crates",
+    ev.TurnBriefing: "a PM of what the team holds and where its invisible worms are (§7)",
+    ev.CrateSpyReport: "a PM of crate and card contents the position already holds (§5 CRATE SPY)",
+}
+
+
+def _unchanged(event: Event, state: WormsState) -> WormsState:
+    return state
+
+
+for _inert in INERT:
+    evolve.register(_inert, _unchanged)
+
+
+__all__ = ["INERT", "apply", "evolve"]
 
 
 @evolve.register

@@ -65,6 +65,7 @@ class WormsRuleset(Ruleset):
     settings_type: ClassVar[type] = Settings
     records_rejections: ClassVar[bool] = True
     deadline_policies: ClassVar[tuple[str, ...]] = ("skip", "bot")
+    whole_turn: ClassVar[tuple[str, str] | None] = ("SubmitTurn", "steps")
     #: §7 "each player will be given between 24-48 hours to PM his turn to me".
     turn_limits: ClassVar[TurnLimits] = TurnLimits(
         minimum=24 * 3600, maximum=48 * 3600, default=36 * 3600, unit="hours", rule="§7"

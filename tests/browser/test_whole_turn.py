@@ -18,9 +18,15 @@ pytestmark = [pytest.mark.postgres]
 
 
 @pytest.mark.django_db
-def test_the_test_database_is_created_for_the_browser_tests():
-    """pytest-django builds the test database only for a django_db test (see conftest)."""
-    assert Game.objects.count() >= 0
+def test_the_browser_tests_run_on_a_migrated_test_database():
+    """pytest-django builds the test database for the django_db tests it collects (the
+    session fixture reads every collected test's marks, whatever the order they run in),
+    so this marked test makes the database that the ``committed`` fixture of the browser
+    tests needs; it checks that it is a test database and that it is migrated."""
+    from django.db import connection
+
+    assert connection.settings_dict["NAME"].startswith("test_")
+    assert Game._meta.db_table in connection.introspection.table_names()
 
 
 def _user(name: str):
