@@ -1,0 +1,302 @@
+"""The Parties case catalogue (in the manner of the DATC): load the cases from
+``cases/*.toml``, run one, check its expectations, render the catalogue as Markdown.
+
+Regenerate the document with ``python tests/unit/games/parties/parties_casebook.py``.
+
+Each case: ``id`` (P4.3), ``name`` (reads as a rule), ``section``, ``clause`` (quoted),
+``position`` (notation, docs/notation-parties.md) or ``seats`` + ``settings`` (a game set
+up with those seats and settings, JSON), ``orders``, ``dice`` (forced draws, all must be
+used), and either ``reject`` (the rule of the refusal of the last order) with ``reason``
+(a part of the message), or ``expect`` (checks) and/or ``after`` (the whole position).
+
+Orders: ``1 NE`` (seat 1 moves NE), ``1 stay``, ``1 N tick 4`` (naming the tick),
+``1 ally never`` (ally policy), ``resolve`` (the scheduler closes the tick at its
+deadline), ``start`` (the scheduler starts tick 1), ``seat 2: resolve`` (as a bot);
+``at 12345`` at the end sets the order's time (moves default to 1000 ms into the tick).
+
+Checks: ``1 at c4``, ``1 strength 0.9``, ``1 score 2``, ``1 solo``, ``party 1>3>2``,
+``no party``, ``tick 3``, ``tick starts 1000``, ``deadline 11000``, ``to act 1,3``,
+``to act none``, ``pending 1:N``, ``no pending``, ``ended united``, ``ended cap``,
+``not ended``, ``ranking 1/2,3``, ``winners 1``, ``work tick 3 at 21000``, ``work start``,
+``bouts 1:12-7,2:3-9``, ``event BattleFought``, ``no event BattleFought``,
+``events TickClosed,BotMoved`` (the whole sequence), ``seat 2 sees pending 1``,
+``seat 3 does not see pending 1``, ``seat 2 told MoveChosen``, ``seat 3 not told MoveChosen``,
+``square c4 M`` (terrain).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[4]
+if str(ROOT) not in sys.path:  # running this file as a script
+    sys.path.insert(0, str(ROOT))
+
+from games.base import SCHEDULER, Actor, Command, Event, RuleViolation, SeatInfo, Viewer  # noqa: E402
+from games.dice import ForcedDice  # noqa: E402
+from games.parties import RULESET  # noqa: E402
+from games.parties.board import name, parse_square  # noqa: E402
+from games.parties.commands import Move, ResolveTick, SetAllyPolicy, StartTick  # noqa: E402
+from games.parties.events import BattleFought  # noqa: E402
+from games.parties.notation import format_position, parse, validate  # noqa: E402
+from games.parties.state import PartiesState, tenths  # noqa: E402
+
+CASES_DIR = Path(__file__).parent / "cases"
+DOC = ROOT / "docs" / "cases" / "parties.md"
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    name: str
+    section: str
+    clause: str
+    orders: tuple[str, ...]
+    position: str = ""
+    dice: tuple[int, ...] = ()
+    expect: tuple[str, ...] = ()
+    after: str = ""
+    reject: str = ""
+    reason: str = ""
+    ruling: str = ""
+    note: str = ""
+    seats: int = 0
+    settings: str = ""
+
+    @property
+    def test_name(self) -> str:
+        slug = re.sub(r"[^a-z0-9]+", "_", f"{self.id} {self.name}".lower()).strip("_")
+        return f"test_{slug}"
+
+
+@dataclass
+class Outcome:
+    state: PartiesState
+    events: list[Event] = field(default_factory=list)
+    rejection: RuleViolation | None = None
+    unused_dice: int = 0
+
+
+def _key(case: Case) -> list[object]:
+    return [int(p) if p.isdigit() else p for p in re.split(r"[P.]", case.id)]
+
+
+def load_cases() -> list[Case]:
+    cases: list[Case] = []
+    for path in sorted(CASES_DIR.glob("*.toml")):
+        with path.open("rb") as fh:
+            data = tomllib.load(fh)
+        for raw in data.get("case", []):
+            for key in ("orders", "dice", "expect"):
+                raw[key] = tuple(raw.get(key, ()))
+            cases.append(Case(**raw))
+    return sorted(cases, key=_key)
+
+
+def command(state: PartiesState, text: str) -> Command:
+    at_ms: int | None = None
+    m = re.match(r"(.*?)\s+at (\d+)$", text)
+    if m:
+        text, at_ms = m.group(1), int(m.group(2))
+    actor = SCHEDULER
+    m = re.match(r"seat (\d+):\s*(.*)$", text)
+    if m:
+        actor, text = Actor.player(int(m.group(1))), m.group(2)
+    if text == "start":
+        return StartTick(tick=1, actor=actor, at_ms=at_ms or 0)
+    if text == "resolve":
+        return ResolveTick(tick=state.tick, actor=actor, at_ms=state.deadline_ms if at_ms is None else at_ms)
+    default_at = state.tick_start_ms + 1000 if at_ms is None else at_ms
+    m = re.match(r"(\d+) ally (\w+)$", text)
+    if m:
+        return SetAllyPolicy(policy=m.group(2), actor=Actor.player(int(m.group(1))), at_ms=default_at)
+    m = re.match(r"(\d+) (\S+)(?: tick (\d+))?$", text)
+    if m:
+        tick = int(m.group(3)) if m.group(3) else None
+        return Move(direction=m.group(2), tick=tick, actor=Actor.player(int(m.group(1))), at_ms=default_at)
+    raise AssertionError(f"unknown order {text!r}")
+
+
+def run(case: Case) -> Outcome:
+    dice = ForcedDice(case.dice)
+    if case.seats:
+        settings = RULESET.parse_settings(json.loads(case.settings or "{}"))
+        seats = [SeatInfo(n, f"bot {n}") for n in range(1, case.seats + 1)]
+        events = list(RULESET.setup(settings, seats, dice))
+        outcome = Outcome(RULESET.fold(RULESET.initial_state(), events), events)
+    else:
+        outcome = Outcome(parse(case.position))
+    for i, text in enumerate(case.orders):
+        order = command(outcome.state, text)
+        try:
+            events = RULESET.decide(outcome.state, order, dice)
+        except RuleViolation as exc:
+            if i != len(case.orders) - 1:
+                raise AssertionError(f"order {i + 1} ({text!r}) was refused: {exc}") from exc
+            outcome.rejection = exc
+            break
+        outcome.events.extend(events)
+        outcome.state = RULESET.fold(outcome.state, events)
+    outcome.unused_dice = len(dice.values)
+    return outcome
+
+
+def _seats(text: str) -> list[int]:
+    return [] if text == "none" else sorted(int(s) for s in text.split(","))
+
+
+def check(state: PartiesState, events: list[Event], text: str) -> str | None:
+    """None if ``text`` holds; else what is wrong."""
+    names = [type(e).__name__ for e in events]
+    m = re.match(r"(\d+) (at|strength|score) (\S+)$", text)
+    if m:
+        bot = state.bot(int(m.group(1)))
+        actual = {"at": name(bot.square), "strength": tenths(bot.strength), "score": str(bot.score)}[m.group(2)]
+        return None if actual == m.group(3) else f"bot {bot.seat} {m.group(2)} is {actual}"
+    m = re.match(r"(\d+) solo$", text)
+    if m:
+        group = state.group_of(int(m.group(1)))
+        return None if len(group) == 1 else f"bot {m.group(1)} is in party {group}"
+    m = re.match(r"party (\S+)$", text)
+    if m:
+        want = tuple(int(s) for s in m.group(1).split(">"))
+        return None if want in state.parties else f"parties are {state.parties}"
+    if text == "no party":
+        return None if not state.parties else f"parties are {state.parties}"
+    simple = {
+        "tick": lambda: str(state.tick),
+        "tick starts": lambda: str(state.tick_start_ms),
+        "deadline": lambda: str(state.deadline_ms),
+        "ended": lambda: {"": "-", "tick cap": "cap"}.get(state.ended, state.ended),
+        "winners": lambda: ",".join(map(str, RULESET.result(state).winners)) or "none",
+        "ranking": lambda: "/".join(",".join(map(str, p)) for p in RULESET.result(state).ranking),
+    }
+    m = re.match(r"(tick starts|tick|deadline|ended|winners|ranking) (\S+)$", text)
+    if m:
+        actual = simple[m.group(1)]()
+        return None if actual == m.group(2) else f"{m.group(1)} is {actual}"
+    if text == "not ended":
+        return None if not state.ended else f"ended: {state.ended}"
+    m = re.match(r"to act (\S+)$", text)
+    if m:
+        actual = sorted(RULESET.to_act(state))
+        return None if actual == _seats(m.group(1)) else f"to act: {actual}"
+    m = re.match(r"pending (\d+):(\w+)$", text)
+    if m:
+        actual = state.pending_move(int(m.group(1)))
+        return None if actual == m.group(2) else f"pending of {m.group(1)} is {actual}"
+    if text == "no pending":
+        return None if not state.pending else f"pending: {state.pending}"
+    m = re.match(r"work (start|tick (\d+) at (\d+))$", text)
+    if m:
+        work = RULESET.scheduled_work(state)
+        want = [("start",)] if m.group(1) == "start" else [("tick", int(m.group(2)))]
+        ok = [w.key for w in work] == want and (m.group(1) == "start" or work[0].at_ms == int(m.group(3)))
+        return None if ok else f"work is {work}"
+    m = re.match(r"bouts (\S+)$", text)
+    if m:
+        battles = [e for e in events if isinstance(e, BattleFought)]
+        actual = ";".join(",".join(f"{b.number}:{b.rolls[0]}-{b.rolls[1]}" for b in e.bouts) for e in battles)
+        return None if actual == m.group(1) else f"bouts were {actual}"
+    m = re.match(r"square ([a-z]\d+) (\S)$", text)
+    if m:
+        actual = state.terrain.at(parse_square(m.group(1)))
+        return None if actual == m.group(2) else f"{m.group(1)} is {actual!r}"
+    m = re.match(r"(no )?event (\w+)$", text)
+    if m:
+        present = m.group(2) in names
+        return None if present == (m.group(1) is None) else f"events were {names}"
+    m = re.match(r"events (\S+)$", text)
+    if m:
+        return None if ",".join(names) == m.group(1) else f"events were {','.join(names)}"
+    m = re.match(r"seat (\d+) (sees|does not see) pending (\d+)$", text)
+    if m:
+        shown = RULESET.view(state, Viewer.for_seat(int(m.group(1))))["pending"]
+        sees = m.group(3) in shown
+        return None if sees == (m.group(2) == "sees") else f"seat {m.group(1)} is shown pending {shown}"
+    m = re.match(r"seat (\d+) (told|not told) (\w+)$", text)
+    if m:
+        viewer = Viewer.for_seat(int(m.group(1)))
+        told = any(type(e).__name__ == m.group(3) and RULESET.view_event(e, viewer) is not None for e in events)
+        return None if told == (m.group(2) == "told") else f"seat {m.group(1)} told: {told}"
+    raise AssertionError(f"unknown check {text!r}")
+
+
+def verify(case: Case) -> None:
+    """Run the case and raise AssertionError (with the position) if it does not hold."""
+    if not case.seats:
+        assert format_position(parse(case.position)) == case.position, "the position does not round-trip"
+        assert not validate(parse(case.position)), f"{case.id}: invalid position: {validate(parse(case.position))}"
+    result = run(case)
+    where = f"\n  position after: {format_position(result.state)}\n  events: {[type(e).__name__ for e in result.events]}"
+    if case.reject:
+        assert result.rejection is not None, f"{case.id}: expected a refusal under {case.reject}{where}"
+        assert result.rejection.rule == case.reject, (
+            f"{case.id}: refused under {result.rejection.rule}: {result.rejection.message}"
+        )
+        assert case.reason.lower() in result.rejection.message.lower(), (
+            f"{case.id}: reason was {result.rejection.message!r}, expected it to mention {case.reason!r}"
+        )
+    else:
+        assert result.rejection is None, f"{case.id}: refused: {result.rejection}{where}"
+    assert result.unused_dice == 0, f"{case.id}: {result.unused_dice} forced dice were not used{where}"
+    problems = [f"{text}: {p}" for text in case.expect if (p := check(result.state, result.events, text))]
+    assert not problems, f"{case.id}: " + "; ".join(problems) + where
+    assert not validate(result.state), f"{case.id}: the position after is invalid: {validate(result.state)}{where}"
+    if case.after:
+        assert format_position(result.state) == case.after, f"{case.id}: position differs{where}"
+
+
+def render_markdown(cases: list[Case]) -> str:
+    lines = [
+        "# Parties — rules case catalogue",
+        "",
+        "Generated from `tests/unit/games/parties/cases/*.toml` by",
+        "`python tests/unit/games/parties/parties_casebook.py`; each case is a test named after its id",
+        "(`tests/unit/games/parties/test_parties_cases.py`). Positions are in the notation of",
+        "[docs/notation-parties.md](../notation-parties.md); rulings are in",
+        "[docs/rulings/parties.md](../rulings/parties.md). Orders: `1 NE` is bot 1 choosing NE;",
+        "`resolve` is the scheduler closing the tick at its deadline; dice are the forced draws",
+        "in order (battles: for each bout the lower leader seat's D20, then the other's).",
+        "",
+    ]
+    section = None
+    for case in cases:
+        if case.section != section:
+            section = case.section
+            lines += [f"## {section}", ""]
+        lines += [f"### {case.id} — {case.name}", "", f"Test: `{case.test_name}`", ""]
+        lines += [f"> {case.clause.strip()}", ""]
+        if case.ruling:
+            lines += [f"Ruling: {case.ruling}", ""]
+        if case.note:
+            lines += [case.note.strip(), ""]
+        if case.seats:
+            lines += [f"Position: a game set up with {case.seats} seats, settings `{case.settings or '{}'}`.", ""]
+        else:
+            lines += ["Position:", "", "```", case.position, "```", ""]
+        lines += ["Orders: " + ("; ".join(f"`{o}`" for o in case.orders) or "none")]
+        if case.dice:
+            lines += ["", "Dice: " + ", ".join(str(d) for d in case.dice)]
+        lines += [""]
+        if case.reject:
+            lines += [f"Result: refused under {case.reject} (“{case.reason}”), nothing changes.", ""]
+        else:
+            result = "; ".join(case.expect)
+            if case.after:
+                result = (result + "; " if result else "") + "position after:"
+            lines += ["Result: " + result + ("." if not case.after else ""), ""]
+            if case.after:
+                lines += ["```", case.after, "```", ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+if __name__ == "__main__":
+    DOC.parent.mkdir(parents=True, exist_ok=True)
+    DOC.write_text(render_markdown(load_cases()), encoding="utf-8")
+    print(f"wrote {DOC}")
