@@ -157,10 +157,10 @@ class RefereeClient:
         return self._write("POST", f"/games/{game}/turn/", {"steps": steps})
 
     def end_turn(self, game: str) -> dict[str, Any]:
-        return self._write("POST", f"/games/{game}/end-turn/")
+        return self.order(game, "EndTurn")
 
     def surrender(self, game: str) -> dict[str, Any]:
-        return self._write("POST", f"/games/{game}/surrender/")
+        return self.order(game, "Surrender")
 
     def inbox(self, game: str) -> list[dict[str, Any]]:
         return self._call("GET", f"/games/{game}/inbox/")

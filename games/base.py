@@ -279,6 +279,10 @@ class Ruleset(ABC):
     records_rejections: ClassVar[bool] = False
     #: What the referee does when a deadline passes, unless the game's settings say otherwise.
     deadline_policies: ClassVar[tuple[str, ...]] = ("skip",)
+    #: The order that carries a whole turn as a list, and the name of that list's field
+    #: (Worms: a forum post of steps is ``SubmitTurn.steps``), for clients that send a turn
+    #: at once; None if the ruleset has no such order.
+    whole_turn: ClassVar[tuple[str, str] | None] = None
     #: Bounds of a game's turn limit (see ``TurnLimits``).
     turn_limits: ClassVar[TurnLimits] = TurnLimits(minimum=3600, maximum=1000 * 3600, default=24 * 3600)
 

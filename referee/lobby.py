@@ -27,6 +27,31 @@ def games_visible_to(user: AbstractBaseUser | None) -> QuerySet[Game]:
     return games.filter(Q(is_private=False) | Q(seats__user=user) | Q(created_by=user)).distinct()
 
 
+def games_list(
+    *, user: AbstractBaseUser | None, status: str | None = None, ruleset: str | None = None, mine: bool = False
+) -> QuerySet[Game]:
+    """The lobby's list: the games ``user`` may see, filtered, seats prefetched."""
+    games = games_visible_to(user).prefetch_related("seats")
+    if status in Game.Status.values:
+        games = games.filter(status=status)
+    if ruleset:
+        games = games.filter(ruleset=ruleset)
+    if mine and user is not None and user.is_authenticated:
+        games = games.filter(seats__user=user)
+    return games
+
+
+def league_list() -> QuerySet[League]:
+    return League.objects.order_by("name")
+
+
+def league_get(*, league_id: int) -> League:
+    league = League.objects.filter(pk=league_id).first()
+    if league is None:
+        raise GameNotFound("There is no such league.")
+    return league
+
+
 def game_get_for(*, game_id: str, user: AbstractBaseUser | None) -> Game:
     """The game if ``user`` may know it exists; otherwise "not found", as for a bad id."""
     try:

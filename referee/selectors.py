@@ -8,20 +8,37 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 
-from games.base import MODERATOR_VIEW, PUBLIC, Viewer
+from games.base import MODERATOR_VIEW, PUBLIC, Ruleset, Viewer
+from referee.core import VerifyReport
 from referee.instance import referee_get
 from referee.models import DueWork, Game, Seat
 from referee.store.base import StoredRecord
 
 
+def seat_get(*, game_id: str, user: AbstractBaseUser | None) -> Seat | None:
+    """The seat ``user`` holds in the game, if any: the one place a seat is looked up."""
+    if user is None or not user.is_authenticated:
+        return None
+    return Seat.objects.filter(game_id=game_id, user=user).first()
+
+
 def viewer_for(*, game_id: str, user: AbstractBaseUser | None, as_moderator: bool = False) -> Viewer:
-    if user is not None and user.is_authenticated:
-        if as_moderator and user.is_staff:
-            return MODERATOR_VIEW
-        seat = Seat.objects.filter(game_id=game_id, user=user).first()
-        if seat is not None:
-            return Viewer.for_seat(seat.number)
-    return PUBLIC
+    if user is not None and user.is_authenticated and as_moderator and user.is_staff:
+        return MODERATOR_VIEW
+    seat = seat_get(game_id=game_id, user=user)
+    return Viewer.for_seat(seat.number) if seat is not None else PUBLIC
+
+
+def ruleset_get(*, game_id: str) -> Ruleset:
+    """The rules a game is played under (its pinned ruleset and version)."""
+    referee = referee_get()
+    return referee.ruleset_for(referee.store.get_game(game_id))
+
+
+def game_verify_report(*, game_id: str) -> VerifyReport:
+    """Verify the game's log now and report, changing nothing (``services.game_verify``
+    is the write that also freezes a broken game)."""
+    return referee_get().verify(game_id)
 
 
 def game_list() -> QuerySet[Game]:

@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from games.base import MODERATOR, MODERATOR_VIEW, Actor, RuleViolation, SeatInfo, Viewer
-from referee import clock, scheduling
+from referee import clock, scheduling, selectors
 from referee.core import Outcome, VerifyReport
 from referee.errors import ConcurrencyError, GameNotActive, GameNotFound, InvalidSetting, SeatError
 from referee.instance import referee_get
@@ -80,7 +80,7 @@ def game_start(*, game: Game) -> Outcome:
 
 
 def seat_of(*, game_id: str, user: AbstractBaseUser) -> Seat | None:
-    return Seat.objects.filter(game_id=game_id, user=user).first() if user.is_authenticated else None
+    return selectors.seat_get(game_id=game_id, user=user)
 
 
 def command_handle(

@@ -151,6 +151,10 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Referee API",
     "DESCRIPTION": "Play, replay and audit games played by post.",
     "VERSION": "0.1.0",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.schema.ruleset_orders_hook",
+    ],
 }
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")

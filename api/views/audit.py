@@ -15,6 +15,7 @@ from api.views.play import EventSerializer
 from games.base import MODERATOR_VIEW
 from games.dice import __doc__ as DICE_PROCEDURE
 from referee import replay, selectors, services
+from referee.core import VerifyReport
 from referee.errors import GameNotFound, InvalidSetting
 from referee.models import Game
 
@@ -60,7 +61,9 @@ class GameLogApi(APIView):
 
 
 class GameVerifyApi(APIView):
-    """Moderators: hash chain, contiguity, re-adjudication and snapshots, checked now."""
+    """Moderators: hash chain, contiguity, re-adjudication and snapshots, checked now.
+    GET only reports; POST also acts on the report: a broken game is frozen until a
+    moderator resolves it, and snapshots that disagree with the log are dropped."""
 
     permission_classes = [IsModerator]
 
@@ -70,12 +73,20 @@ class GameVerifyApi(APIView):
         commands = serializers.IntegerField()
         problems = serializers.ListField(child=serializers.DictField())
 
+    @staticmethod
+    def _out(report: VerifyReport) -> dict:
+        return {"ok": report.ok, "records": report.records, "commands": report.commands,
+                "problems": [asdict(p) for p in report.problems]}
+
     @extend_schema(responses=OutputSerializer)
     def get(self, request: Request, game_id: str) -> Response:
         game = game_for(request, game_id)
-        report = services.game_verify(game_id=str(game.pk), freeze=True)
-        return Response({"ok": report.ok, "records": report.records, "commands": report.commands,
-                         "problems": [asdict(p) for p in report.problems]})
+        return Response(self._out(selectors.game_verify_report(game_id=str(game.pk))))
+
+    @extend_schema(request=None, responses=OutputSerializer)
+    def post(self, request: Request, game_id: str) -> Response:
+        game = game_for(request, game_id)
+        return Response(self._out(services.game_verify(game_id=str(game.pk), freeze=True)))
 
 
 class GameCorrectionApi(APIView):

@@ -1,10 +1,8 @@
 from __future__ import annotations
 
-from django.contrib.auth import authenticate, get_user_model, password_validation
-from django.core.exceptions import ValidationError as DjangoValidationError
+from django.contrib.auth import authenticate
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import AuthenticationFailed, ValidationError
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -12,7 +10,8 @@ from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
-from referee.models import Seat
+from referee import accounts
+from referee.errors import InvalidSetting
 
 
 class TokenOutput(serializers.Serializer):
@@ -22,8 +21,7 @@ class TokenOutput(serializers.Serializer):
 
 
 def _token(user) -> dict:
-    token, _ = Token.objects.get_or_create(user=user)
-    return {"username": user.get_username(), "token": token.key, "is_moderator": user.is_staff}
+    return {"username": user.get_username(), "token": accounts.token_issue(user=user), "is_moderator": user.is_staff}
 
 
 class SignupApi(APIView):
@@ -41,17 +39,13 @@ class SignupApi(APIView):
     def post(self, request: Request) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        users = get_user_model()
-        if users.objects.filter(username__iexact=data.validated_data["username"]).exists():
-            raise ValidationError({"username": ["That name is taken."]})
         try:
-            password_validation.validate_password(data.validated_data["password"])
-        except DjangoValidationError as exc:
-            raise ValidationError({"password": list(exc.messages)}) from None
-        user = users.objects.create_user(
-            username=data.validated_data["username"], password=data.validated_data["password"],
-            email=data.validated_data.get("email", ""),
-        )
+            user = accounts.account_create(
+                username=data.validated_data["username"], password=data.validated_data["password"],
+                email=data.validated_data.get("email", ""),
+            )
+        except InvalidSetting as exc:
+            raise ValidationError({str(exc.detail.get("field", "non_field_errors")): [exc.message]}) from None
         return Response(_token(user), status=status.HTTP_201_CREATED)
 
 
@@ -84,7 +78,7 @@ class MeApi(APIView):
 
     @extend_schema(responses=OutputSerializer)
     def get(self, request: Request) -> Response:
-        seats = Seat.objects.filter(user=request.user).select_related("game")
+        seats = accounts.account_seats(user=request.user)
         return Response({
             "username": request.user.get_username(),
             "is_moderator": request.user.is_staff,

@@ -49,7 +49,13 @@ class RulesetListApi(APIView):
         min_seats = serializers.IntegerField()
         max_seats = serializers.IntegerField()
         deadline_policies = serializers.ListField(child=serializers.CharField())
-        orders = serializers.ListField(child=serializers.CharField())
+        orders = serializers.ListField(
+            child=serializers.CharField(),
+            help_text="order types for POST /games/{id}/commands/; their fields are in the schema's "
+                      "components as <Ruleset>_<Order>")
+        whole_turn = serializers.CharField(allow_null=True, help_text="the order POST /games/{id}/turn/ sends")
+        turn_limit = serializers.DictField(help_text="minimum, maximum and default in seconds, the unit games use, "
+                                                     "and the rule that sets them")
 
     @extend_schema(responses=OutputSerializer(many=True))
     def get(self, request: Request) -> Response:
@@ -61,6 +67,10 @@ class RulesetListApi(APIView):
                 "name": r.name, "version": r.version, "title": r.title or r.name, "mode": str(r.mode),
                 "min_seats": r.min_seats, "max_seats": r.max_seats,
                 "deadline_policies": list(r.deadline_policies), "orders": [t.__name__ for t in r.command_types],
+                "whole_turn": r.whole_turn[0] if r.whole_turn else None,
+                "turn_limit": {"minimum": r.turn_limits.minimum, "maximum": r.turn_limits.maximum,
+                               "default": r.turn_limits.default, "unit": r.turn_limits.unit,
+                               "rule": r.turn_limits.rule},
             })
         return Response(out)
 
@@ -102,13 +112,12 @@ class GameListApi(APIView):
         responses=GameOutput(many=True),
     )
     def get(self, request: Request) -> Response:
-        games = lobby.games_visible_to(request.user).prefetch_related("seats")
-        if request.query_params.get("status") in Game.Status.values:
-            games = games.filter(status=request.query_params["status"])
-        if request.query_params.get("ruleset"):
-            games = games.filter(ruleset=request.query_params["ruleset"][:40])
-        if request.query_params.get("mine") in ("1", "true") and request.user.is_authenticated:
-            games = games.filter(seats__user=request.user)
+        games = lobby.games_list(
+            user=request.user,
+            status=request.query_params.get("status") or None,
+            ruleset=(request.query_params.get("ruleset") or "")[:40] or None,
+            mine=request.query_params.get("mine") in ("1", "true"),
+        )
         return Response([game_summary(g) for g in games[:200]])
 
     @extend_schema(request=InputSerializer, responses={201: GameOutput})
@@ -200,7 +209,7 @@ class LeagueListApi(APIView):
 
     @extend_schema(responses=OutputSerializer(many=True))
     def get(self, request: Request) -> Response:
-        return Response([self.out(x) for x in League.objects.order_by("name")[:100]])
+        return Response([self.out(x) for x in lobby.league_list()[:100]])
 
     @extend_schema(request=InputSerializer, responses={201: OutputSerializer})
     @idempotent
@@ -215,12 +224,7 @@ class LeagueListApi(APIView):
 
 
 def _league(league_id: int) -> League:
-    from referee.errors import GameNotFound
-
-    league = League.objects.filter(pk=league_id).first()
-    if league is None:
-        raise GameNotFound("There is no such league.")
-    return league
+    return lobby.league_get(league_id=league_id)
 
 
 class LeagueQueueApi(APIView):

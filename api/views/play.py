@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 from api.idempotency import idempotency_key, idempotent
 from api.views.common import game_for, int_param, viewer
 from referee import replay, selectors, services
+from games.base import RuleViolation
 from referee.errors import SeatError
 from referee.models import Game
 
@@ -132,35 +133,29 @@ class GameCommandApi(APIView):
 
 
 class GameTurnApi(APIView):
-    """Worms: a whole turn at once (a forum post), checked step by step and applied
-    atomically, or refused as a whole with the first invalid step's reason."""
+    """A whole turn at once (a forum post), in the ruleset's whole-turn order (see
+    ``whole_turn`` in /api/rulesets/): checked step by step and applied atomically, or
+    refused as a whole with the first invalid step's reason."""
 
     permission_classes = [IsAuthenticated]
 
     class InputSerializer(serializers.Serializer):
-        steps = serializers.ListField(child=serializers.DictField(), max_length=50)
+        steps = serializers.ListField(
+            child=serializers.DictField(), max_length=50,
+            help_text="the steps of the turn, each an object as the ruleset's whole-turn order lists them "
+                      "(Worms: {\"type\": \"MoveWorm\", \"worm\": \"A1\", \"path\": [\"c5\"]})")
 
     @extend_schema(request=InputSerializer, responses={201: OrderOutput, 200: OrderOutput})
     def post(self, request: Request, game_id: str) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        return _order(request, game_id, "SubmitTurn", {"steps": data.validated_data["steps"]})
-
-
-class GameEndTurnApi(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(request=None, responses={201: OrderOutput, 200: OrderOutput})
-    def post(self, request: Request, game_id: str) -> Response:
-        return _order(request, game_id, "EndTurn", {})
-
-
-class GameSurrenderApi(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(request=None, responses={201: OrderOutput, 200: OrderOutput})
-    def post(self, request: Request, game_id: str) -> Response:
-        return _order(request, game_id, "Surrender", {})
+        game = game_for(request, game_id)
+        whole = selectors.ruleset_get(game_id=str(game.pk)).whole_turn
+        if whole is None:
+            raise RuleViolation("order", f"{game.ruleset} has no whole-turn order; send orders one at a time "
+                                         "to /commands/.")
+        command_type, field = whole
+        return _order(request, game_id, command_type, {field: data.validated_data["steps"]})
 
 
 class GameInboxApi(APIView):
