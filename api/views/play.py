@@ -11,8 +11,8 @@ from rest_framework.views import APIView
 
 from api.idempotency import idempotency_key, idempotent
 from api.views.common import game_for, int_param, viewer
-from referee import replay, selectors, services
 from games.base import RuleViolation
+from referee import replay, selectors, services
 from referee.errors import SeatError
 from referee.models import Game
 
