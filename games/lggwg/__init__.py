@@ -1,0 +1,23 @@
+"""Little Green Guys With Guns (LGGWG): every team writes a secret list of orders; when all
+lists are in they resolve one order at a time in team order. A pure engine (no Django,
+clock or I/O); rulings in docs/rulings/lggwg.md, cases in docs/cases/lggwg.md, notation
+in docs/notation-lggwg.md.
+
+Commands (JSON bodies; the referee adds ``actor`` and ``at_ms``):
+
+* ``SubmitOrders``: ``{"orders": [{"kind": "move", "unit": "R1", "target": "N"}, ...]}``;
+  kinds ``move`` (target a direction N NE E SE S SW W NW), ``fire`` (target a square, e.g.
+  ``"e7"``), ``opp`` (opportunity fire, no target), ``oppmove`` (target a direction),
+  ``mine`` (Miners, no target), ``hold`` (``unit`` may be empty), ``forfeit`` (no unit, last).
+  A team may send a new list until the last team's list is in.
+* ``ResolveAtDeadline`` (referee only): ``{"turn": 3, "missed": [2], "policy": "hold"|"bot"}``.
+
+Modules: ``board`` (squares, terrain, the line), ``units`` (the unit table), ``maps`` (map
+files), ``state``, ``commands``, ``events``, ``evolve``, ``orders`` (checks, order text),
+``sight`` (line of sight, fog, memory), ``combat`` (shots, damage, blasts), ``resolve``
+(§3 resolution), ``scoring`` (§7, the end), ``notation``, ``views``, ``bot``, ``rules``.
+"""
+
+from games.lggwg.rules import RULESET, LggwgRuleset
+
+__all__ = ["RULESET", "LggwgRuleset"]
