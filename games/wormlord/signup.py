@@ -31,7 +31,11 @@ def parse_settings(raw: Mapping[str, Any]) -> Settings:
     if settings.map and maps.find(settings.map) is None:
         known = ", ".join(m.name for m in maps.all_maps())
         raise RuleViolation("§8", f"There is no map called {settings.map!r} (known: {known}).")
-    ROUND_LIMITS.check(settings.round_seconds)
+    low, high = ROUND_LIMITS.minimum, ROUND_LIMITS.maximum
+    if not low <= settings.round_seconds <= high:
+        raise RuleViolation(
+            "§7.2", f"A round must last between {low // 60} and {high // 60} minutes, not {settings.round_seconds} s."
+        )
     for name, (low, high) in _BOUNDS.items():
         value = getattr(settings, name)
         if not low <= value <= high:
