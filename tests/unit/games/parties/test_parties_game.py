@@ -1,0 +1,70 @@
+"""A whole 8-bot game through the referee on the in-memory store and a fake clock: the
+example bot plays from its JSON view, some bots sleep through ticks, the scheduler closes
+those ticks at their deadline, the game ends by itself and its log verifies."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import random
+
+from games.base import Actor, Registry, RuleViolation, SeatInfo, Viewer, work_key_text
+from games.parties import RULESET
+from games.parties.bot import move_order
+from referee.core import Referee
+from referee.store.memory import InMemoryEventStore
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.UTC)
+
+    def __call__(self) -> dt.datetime:
+        return self.now
+
+    def advance(self, **kwargs: float) -> None:
+        self.now += dt.timedelta(**kwargs)
+
+
+def test_eight_bots_play_a_whole_game_that_ends_by_itself_and_verifies() -> None:
+    clock = FakeClock()
+    referee = Referee(InMemoryEventStore(), Registry().register(RULESET), clock, backoff=lambda a: None)
+    info = referee.create_game(
+        ruleset="parties", settings={"width": 12, "height": 10, "tick_seconds": 5, "max_ticks": 400},
+        seed="2b" * 32,
+    )
+    referee.start_game(info.id, [SeatInfo(n, f"bot {n}") for n in range(1, 9)])
+    assert referee.run_due(info.id, work_key_text(("start",))) is not None
+    rng = random.Random(7)
+    deadlines = 0
+    for _ in range(400):
+        state, _ = referee.current(info.id)
+        if RULESET.is_finished(state):
+            break
+        tick = state.tick
+        clock.advance(seconds=1)
+        for seat in sorted(RULESET.to_act(state)):
+            if rng.random() < 0.05:
+                continue  # this bot oversleeps the tick
+            view = json.loads(json.dumps(referee.view(info.id, Viewer.for_seat(seat))["position"]))
+            body = move_order(view, rng)
+            if body is None:
+                continue
+            try:
+                referee.handle(info.id, command_type="Move", payload=body, actor=Actor.player(seat))
+            except RuleViolation as exc:  # a move for a tick that closed meanwhile
+                assert exc.rule == "tick", exc
+        state, _ = referee.current(info.id)
+        if state.tick == tick and not RULESET.is_finished(state):
+            assert referee.run_due(info.id, work_key_text(("tick", tick))) is None  # not due yet
+            clock.advance(seconds=5)
+            assert referee.run_due(info.id, work_key_text(("tick", tick))) is not None
+            deadlines += 1
+    state, _ = referee.current(info.id)
+    result = RULESET.result(state)
+    assert result.finished
+    assert state.ended == "united"  # this seed unites before the cap
+    assert sorted(s for place in result.ranking for s in place) == list(range(1, 9))
+    assert deadlines > 0
+    assert referee.store.get_game(info.id).status == "finished"
+    assert referee.verify(info.id).ok, referee.verify(info.id).problems
