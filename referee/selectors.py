@@ -41,6 +41,19 @@ def game_verify_report(*, game_id: str) -> VerifyReport:
     return referee_get().verify(game_id)
 
 
+def game_result_get(*, game_id: str) -> dict[str, Any] | None:
+    """How the game stands or ended, as its ruleset says (``Ruleset.result``); None before
+    it starts. Results are public: everything in them is known to every player."""
+    referee = referee_get()
+    info = referee.store.get_game(game_id)
+    if info.status == "open":
+        return None
+    state, _ = referee.current(game_id)
+    r = referee.ruleset_for(info).result(state)
+    return {"finished": r.finished, "winners": list(r.winners), "ranking": [list(p) for p in r.ranking],
+            "scores": {str(seat): score for seat, score in r.scores}, "draw": r.draw, "summary": r.summary}
+
+
 def game_list() -> QuerySet[Game]:
     return Game.objects.all().prefetch_related("seats")
 

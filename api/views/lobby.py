@@ -136,10 +136,17 @@ class GameListApi(APIView):
 
 
 class GameDetailApi(APIView):
-    @extend_schema(responses=GameOutput)
+    class OutputSerializer(GameOutput):
+        clock = serializers.DictField()
+        result = serializers.DictField(
+            allow_null=True, help_text="once started: finished, winners, ranking (places, best first; "
+                                       "seats that tie share a place), scores, draw, summary")
+
+    @extend_schema(responses=OutputSerializer)
     def get(self, request: Request, game_id: str) -> Response:
         game = game_for(request, game_id)
-        return Response({**game_summary(game), "clock": selectors.game_clock_get(game_id=str(game.pk))})
+        return Response({**game_summary(game), "clock": selectors.game_clock_get(game_id=str(game.pk)),
+                         "result": selectors.game_result_get(game_id=str(game.pk))})
 
 
 class GameJoinApi(APIView):

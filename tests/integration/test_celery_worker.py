@@ -34,17 +34,19 @@ def free_port() -> int:
 
 
 class Worker:
-    def __init__(self, broker: str, clock_file: Path) -> None:
+    def __init__(self, broker: str, clock_file: Path | None) -> None:
+        """A worker on ``broker``; on the injected clock of ``clock_file``, or the real one."""
         db = settings.DATABASES["default"]
         env = {
-            **os.environ,
+            **{k: v for k, v in os.environ.items() if k != "REFEREE_CLOCK_FILE"},
             "DJANGO_SETTINGS_MODULE": "tests.settings",
             "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
             "CELERY_BROKER_URL": broker,
             "CELERY_TASK_ALWAYS_EAGER": "0",
-            "REFEREE_CLOCK_FILE": str(clock_file),
             "REFEREE_OUTAGE_SECONDS": str(10**9),
         }
+        if clock_file is not None:
+            env["REFEREE_CLOCK_FILE"] = str(clock_file)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "referee", "worker", "--pool", "solo", "--loglevel", "info",
              "--without-gossip", "--without-mingle", "--without-heartbeat"],
@@ -137,7 +139,7 @@ def test_the_worker_starts_the_turn_after_commit_and_only_once(broker):
         run_due_work.delay(str(game.pk), "turn:0:start")
     run_due_work.delay(str(game.pk), "turn:99:start")  # nothing of the kind is due
     sweep_due_work.delay()
-    wait_for(lambda: DueWork.objects.filter(game=game, key="turn:0:deadline|notify", status="done").exists())
+    wait_for(lambda: DueWork.objects.filter(game=game, key="turn:0:deadline", kind="notify", status="done").exists())
     time.sleep(2)
     assert started.count() == 1
     assert Event.objects.filter(game=game, type="StartTurn").count() == 1

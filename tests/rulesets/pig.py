@@ -18,6 +18,7 @@ from games.base import (
     Audience,
     Command,
     Event,
+    Result,
     Ruleset,
     RuleViolation,
     SeatInfo,
@@ -216,6 +217,12 @@ class Pig(Ruleset):
 
     def is_finished(self, state: PigState) -> bool:
         return state.winner is not None
+
+    def result(self, state: PigState) -> Result:
+        ranking = tuple((s,) for s, _ in sorted(state.scores, key=lambda item: -item[1]))
+        return Result(finished=state.winner is not None, winners=() if state.winner is None else (state.winner,),
+                      ranking=ranking if state.winner is not None else (),
+                      scores=tuple((s, float(v)) for s, v in state.scores))
 
     def scheduled_work(self, state: PigState) -> tuple[Work, ...]:
         if not state.order or state.winner is not None:
