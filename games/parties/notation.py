@@ -62,8 +62,8 @@ def parse_grid(text: str) -> tuple[str, ...]:
         out = []
         for token in re.findall(r"\d+|.", row):
             if token.isdigit():
-                if int(token) == 0:
-                    raise NotationError(f"grid row {number}: a run of 0 open squares")
+                if token.startswith("0"):
+                    raise NotationError(f"grid row {number}: {token!r} is not a run of open squares (1 or more, no leading 0)")
                 out.append(OPEN * int(token))
             elif token in (MOUNTAIN, FOREST):
                 out.append(token)
