@@ -4,34 +4,13 @@ test advances: the scheduler starts rounds and rings the round clock, bots play,
 
 from __future__ import annotations
 
-import datetime as dt
 import random
 
-from wormlord_helpers import RandomDice
+from wormlord_helpers import FakeClock, RandomDice, make_referee
 
-from games.base import Actor, Registry, RuleViolation, SeatInfo, Viewer, work_key_text
+from games.base import Actor, RuleViolation, SeatInfo, Viewer, work_key_text
 from games.wormlord import RULESET, bot
 from referee.core import Referee
-from referee.store.memory import InMemoryEventStore
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.UTC)
-
-    def __call__(self) -> dt.datetime:
-        return self.now
-
-    def advance(self, ms: int) -> None:
-        self.now += dt.timedelta(milliseconds=ms)
-
-    @property
-    def ms(self) -> int:
-        return int(self.now.timestamp() * 1000)
-
-
-def _referee(clock: FakeClock) -> Referee:
-    return Referee(InMemoryEventStore(), Registry().register(RULESET), clock, snapshot_every=25, backoff=lambda a: None)
 
 
 def _run_due_work(referee: Referee, game: str, clock: FakeClock) -> int:
@@ -47,7 +26,7 @@ def _run_due_work(referee: Referee, game: str, clock: FakeClock) -> int:
 
 def _play(settings: dict, seats: int, seed: int, step_ms: int = 700) -> tuple[Referee, str, FakeClock, int]:
     clock = FakeClock()
-    referee = _referee(clock)
+    referee = make_referee(clock)
     info = referee.create_game(ruleset="wormlord", settings=settings, seed="ab" * 32)
     referee.start_game(info.id, [SeatInfo(n, f"p{n}") for n in range(1, seats + 1)])
     rng = random.Random(seed)
@@ -94,7 +73,7 @@ def test_a_timed_team_game_through_the_referee_verifies() -> None:
 
 def test_an_early_knot_is_refused_through_the_referee_with_the_wait() -> None:
     clock = FakeClock()
-    referee = _referee(clock)
+    referee = make_referee(clock)
     info = referee.create_game(ruleset="wormlord", settings={}, seed="cd" * 32)
     referee.start_game(info.id, [SeatInfo(1, "Ann"), SeatInfo(2, "Bob")])
     assert _run_due_work(referee, info.id, clock) == 1  # round 1 set up: "3, 2, 1..."

@@ -3,11 +3,12 @@ driver that plays random orders at random arrival times."""
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from games.base import SCHEDULER, Actor, Command, Event, RuleViolation, SeatInfo
+from games.base import SCHEDULER, Actor, Command, Event, Registry, RuleViolation, SeatInfo
 from games.dice import Dice, NoDice
 from games.wormlord import RULESET, bot
 from games.wormlord.board import SQUARES, Colour
@@ -21,6 +22,8 @@ from games.wormlord.commands import (
     StartRound,
 )
 from games.wormlord.state import WormlordState
+from referee.core import Referee
+from referee.store.memory import InMemoryEventStore
 
 
 class RandomDice(Dice):
@@ -95,3 +98,22 @@ def _apply(played: Played, command: Command) -> None:
     played.events.extend(events)
     played.state = RULESET.fold(played.state, events)
     played.states.append(played.state)
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.UTC)
+
+    def __call__(self) -> dt.datetime:
+        return self.now
+
+    def advance(self, ms: int) -> None:
+        self.now += dt.timedelta(milliseconds=ms)
+
+    @property
+    def ms(self) -> int:
+        return int(self.now.timestamp() * 1000)
+
+
+def make_referee(clock: FakeClock) -> Referee:
+    return Referee(InMemoryEventStore(), Registry().register(RULESET), clock, snapshot_every=25, backoff=lambda a: None)
