@@ -1,12 +1,15 @@
 """Shared by the page modules: finding a game the way the lobby's visibility allows,
-the viewer, and the position through the selectors."""
+the viewer, the position through the selectors, and the game page's ``Page``."""
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django.http import Http404, HttpRequest
 
+from frontend_templates import queries
+from frontend_templates.plugins import Page, RulesetPages, pages_for
 from games.base import PUBLIC, Viewer, ViewerKind
 from referee import lobby, selectors
 from referee.errors import GameNotFound
@@ -30,9 +33,7 @@ def viewer(request: HttpRequest, game: Game, *, as_moderator: bool = False) -> V
 
 
 def my_seat(request: HttpRequest, game: Game) -> Seat | None:
-    if not request.user.is_authenticated:
-        return None
-    return Seat.objects.filter(game=game, user=request.user).first()
+    return queries.seat_of_user(game=game, user=request.user)
 
 
 def state(game: Game, who: Viewer) -> dict[str, Any] | None:
@@ -50,4 +51,17 @@ def is_moderator_view(who: Viewer) -> bool:
 
 
 def seat_names(game: Game) -> dict[int, str]:
-    return {s.number: s.name for s in game.seats.all()}
+    return queries.seat_names_get(game=game)
+
+
+def pages(game: Game) -> RulesetPages:
+    return pages_for(game.ruleset)
+
+
+def page_for(request: HttpRequest, game: Game, data: dict[str, Any], *, seat: Seat | None, who: Viewer) -> Page:
+    return Page(
+        game=game, rules=queries.ruleset_of(game=game), position=data["position"], seq=data["seq"],
+        clock=data["clock"], seat=seat.number if seat else None, names=seat_names(game),
+        moderator=is_moderator_view(who), result=queries.game_result_get(game=game),
+        query={k: v for k, v in request.GET.items()}, form_key=uuid.uuid4().hex,
+    )

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from frontend_templates import views_account, views_export, views_game, views_lobby, views_replay
+from frontend_templates.plugins import registered
 
 urlpatterns = [
     path("", views_lobby.home, name="home"),
@@ -12,13 +13,14 @@ urlpatterns = [
     path("games/<str:game_id>/", views_game.game_detail, name="game-detail"),
     path("games/<str:game_id>/join/", views_lobby.join, name="game-join"),
     path("games/<str:game_id>/begin/", views_game.begin, name="game-begin"),
-    path("games/<str:game_id>/move/", views_game.move, name="game-move"),
-    path("games/<str:game_id>/fire/", views_game.fire, name="game-fire"),
-    path("games/<str:game_id>/end/", views_game.end_turn, name="game-end-turn"),
-    path("games/<str:game_id>/surrender/", views_game.surrender, name="game-surrender"),
+    path("games/<str:game_id>/order/", views_game.order, name="game-order"),
     path("games/<str:game_id>/board.svg", views_game.board, name="game-board-svg"),
     path("games/<str:game_id>/board.png", views_export.board_image, name="game-board-png"),
     path("games/<str:game_id>/forum/", views_export.forum, name="game-forum"),
     path("games/<str:game_id>/replay/", views_replay.replay, name="game-replay"),
     path("games/<str:game_id>/audit/", views_replay.audit, name="game-audit"),
 ]
+
+# Each registered page plug-in may add its own routes (its order forms post to them).
+for _pages in registered():
+    urlpatterns += list(_pages.urlpatterns())

@@ -10,9 +10,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.dateparse import parse_datetime
 
+from frontend_templates import queries
 from referee import services
 from referee.errors import RefereeError
-from referee.models import Seat
 
 
 def _when(text: str) -> dt.datetime | None:
@@ -24,7 +24,7 @@ def _when(text: str) -> dt.datetime | None:
 
 @login_required
 def settings_page(request: HttpRequest) -> HttpResponse:
-    seats = Seat.objects.filter(user=request.user).select_related("game").prefetch_related("vacations")
+    seats = queries.seats_of_user(user=request.user)
     if request.method == "POST":
         game_id = request.POST.get("game", "")
         try:

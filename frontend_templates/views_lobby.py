@@ -1,10 +1,12 @@
-"""The lobby (open games, joining with the shopping list), signing up, my games."""
+"""The lobby (open games, joining with the ruleset's sign-up order if it has one),
+opening a game of any registered ruleset, signing up, my games."""
 
 from __future__ import annotations
 
-import json
+import math
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -13,21 +15,24 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from frontend_templates import worms_ui as ui
-from frontend_templates.common import game_or_404
-from games.base import RuleViolation
+from frontend_templates import queries
+from frontend_templates.common import game_or_404, pages
+from frontend_templates.generic_text import result_text
+from frontend_templates.plugins import render_panel
+from games.base import Ruleset, RuleViolation
 from referee import lobby, selectors, services
 from referee.errors import RefereeError
-from referee.models import Game, Seat
+from referee.models import Game
+from referee.rulesets import get_registry
+
+UNIT_SECONDS = {"seconds": 1, "minutes": 60, "hours": 3600}
 
 
 def home(request: HttpRequest) -> HttpResponse:
     games = lobby.games_visible_to(request.user).prefetch_related("seats")
     open_games = [g for g in games if g.status == Game.Status.OPEN]
     running = [g for g in games if g.status != Game.Status.OPEN]
-    mine = set()
-    if request.user.is_authenticated:
-        mine = set(Seat.objects.filter(user=request.user).values_list("game_id", flat=True))
+    mine = queries.game_ids_played_by(user=request.user)
     return render(request, "frontend/lobby.html", {"open_games": open_games, "running": running, "mine": mine})
 
 
@@ -45,48 +50,19 @@ def profile(request: HttpRequest) -> HttpResponse:
     return redirect("my-games")
 
 
-def _shopping_from_post(request: HttpRequest) -> dict[str, Any]:
-    items = []
-    for item in ui.shop_items():
-        raw = request.POST.get(f"buy_{item['name']}", "").strip() or "0"
-        try:
-            count = int(raw)
-        except ValueError:
-            count = -1
-        if count:
-            items.append({"item": item["name"], "count": count})
-    return {"team_weapon": request.POST.get("team_weapon", ""), "items": items}
-
-
 @login_required
 def join(request: HttpRequest, game_id: str) -> HttpResponse:
     game = game_or_404(request, game_id)
-    worms = game.ruleset == "worms"
-    players = game.max_seats
+    rules = queries.ruleset_of(game=game)
+    plugin = pages(game)
     context: dict[str, Any] = {
-        "game": game, "worms": worms,
-        "items": [dict(i, count=request.POST.get(f"buy_{i['name']}", "0")) for i in ui.shop_items()], "team_weapons": ui.team_weapons(),
-        "budget": ui.budget(players), "players": players, "posted": request.POST,
+        "game": game, "title": rules.title or rules.name,
+        "signup": render_panel(request, plugin.signup(game, rules, request.POST), game=game),
         "name": request.POST.get("name", request.user.get_username().title()),
     }
     if request.method == "POST":
-        order = None
-        if worms:
-            order = {"type": "SubmitShoppingList", "payload": _shopping_from_post(request)}
-            # The ruleset's own check, at the budget of a full table (the least there can be).
-            from games.worms.signup import check_shopping_list
-            from games.worms.state import Stock
-
-            try:
-                check_shopping_list(
-                    order["payload"]["team_weapon"],
-                    tuple(Stock(i["item"], i["count"]) for i in order["payload"]["items"]),
-                    ui.budget(players),
-                )
-            except RuleViolation as exc:
-                context["error"] = f"{exc.message} ({exc.rule})"
-                return render(request, "frontend/join.html", context, status=400)
         try:
+            order = plugin.signup_order(game, rules, request.POST)
             lobby.game_join(game_id=str(game.pk), user=request.user, name=request.POST.get("name", "").strip(),
                             signup_order=order)
         except RuleViolation as exc:
@@ -95,26 +71,66 @@ def join(request: HttpRequest, game_id: str) -> HttpResponse:
         except RefereeError as exc:
             context["error"] = exc.message
             return render(request, "frontend/join.html", context, status=400)
-        messages.success(request, f"You joined {game.name}. Your shopping list stays private.")
+        note = plugin.joined_note()
+        messages.success(request, f"You joined {game.name}." + (f" {note}" if note else ""))
         return redirect("game-detail", game_id=game.pk)
-    context["items_json"] = json.dumps({i["name"]: i["price"] for i in ui.shop_items()})
     return render(request, "frontend/join.html", context)
+
+
+def _rulesets() -> list[Ruleset]:
+    """The newest version of every registered ruleset, by title."""
+    registry = get_registry()
+    names = sorted({name for name, _ in registry.names()})
+    return sorted((registry.get(n) for n in names), key=lambda r: (r.title or r.name).lower())
+
+
+def _chosen(request: HttpRequest, rulesets: list[Ruleset]) -> Ruleset:
+    by_name = {r.name: r for r in rulesets}
+    wanted = request.POST.get("ruleset") or request.GET.get("ruleset") or getattr(
+        settings, "FRONTEND_DEFAULT_RULESET", "")
+    return by_name.get(wanted) or rulesets[0]
+
+
+def _limits(rules: Ruleset) -> dict[str, Any]:
+    """The turn limit in the ruleset's own unit, within its bounds (``TurnLimits`` is in seconds)."""
+    limits = rules.turn_limits
+    size = UNIT_SECONDS[limits.unit]
+    return {"unit": limits.unit, "field": f"turn_limit_{limits.unit}", "size": size, "rule": limits.rule,
+            "minimum": math.ceil(limits.minimum / size), "maximum": limits.maximum // size,
+            "default": round(limits.default / size)}
 
 
 @login_required
 def create(request: HttpRequest) -> HttpResponse:
-    """A new Worms game, open for seats (§2: 2 to 8 players; §7: 24 to 48 hours a turn)."""
-    context: dict[str, Any] = {"posted": request.POST}
+    """A new game of any registered ruleset, open for seats, with a turn limit in the
+    ruleset's unit within its bounds."""
+    rulesets = _rulesets()
+    rules = _chosen(request, rulesets)
+    limits = _limits(rules)
+    posted = request.POST
+    context: dict[str, Any] = {
+        "posted": posted, "rulesets": rulesets, "chosen": rules,
+        "limits": {**limits, "value": posted.get(limits["field"]) or limits["default"]},
+        "players": posted.get("players") or min(max(4, rules.min_seats), rules.max_seats),
+    }
     if request.method == "POST":
         try:
-            players = int(request.POST.get("players") or 0)
-            hours = int(request.POST.get("turn_limit_hours") or 36)
-            game = services.game_create(
-                name=request.POST.get("name", ""), ruleset="worms", seats=players, turn_limit_hours=hours,
-                created_by=request.user, is_private=request.POST.get("is_private") == "on",
-            )
+            players = int(posted.get("players") or 0)
+            amount = int(posted.get(limits["field"]) or limits["default"])
         except ValueError:
-            context["error"] = "Give the number of players and the hours per turn as whole numbers."
+            context["error"] = f"Give the number of players and the {limits['unit']} per turn as whole numbers."
+            return render(request, "frontend/create.html", context, status=400)
+        if not limits["minimum"] <= amount <= limits["maximum"]:
+            rule = f" ({limits['rule']})" if limits["rule"] else ""
+            context["error"] = (f"A turn in {rules.title or rules.name} lasts {limits['minimum']} to "
+                                f"{limits['maximum']} {limits['unit']}{rule}.")
+            return render(request, "frontend/create.html", context, status=400)
+        try:
+            game = services.game_create(
+                name=posted.get("name", ""), ruleset=rules.name, seats=players,
+                turn_limit_seconds=amount * limits["size"], created_by=request.user,
+                is_private=posted.get("is_private") == "on",
+            )
         except (RefereeError, RuleViolation) as exc:
             context["error"] = getattr(exc, "message", str(exc))
         else:
@@ -127,14 +143,17 @@ def create(request: HttpRequest) -> HttpResponse:
 @login_required
 def my_games(request: HttpRequest) -> HttpResponse:
     rows = []
-    for seat in Seat.objects.filter(user=request.user).select_related("game").order_by("-game__created_at"):
+    for seat in queries.seats_of_user(user=request.user):
         game = seat.game
         clock = selectors.game_clock_get(game_id=str(game.pk)) if game.status == Game.Status.ACTIVE else {}
         waiting = clock.get("waiting_for") or []
-        names = {s.number: s.name for s in game.seats.all()}
+        names = queries.seat_names_get(game=game)
+        result = queries.game_result_get(game=game) if game.status == Game.Status.FINISHED else None
         rows.append({
             "game": game, "seat": seat, "my_turn": seat.number in waiting,
             "whose": ", ".join(names.get(n, f"seat {n}") for n in waiting) or "—",
             "deadline": clock.get("deadline"), "paused": clock.get("paused", False),
+            "result": result_text(result, names) if result is not None else "",
+            "won": result is not None and seat.number in result.winners,
         })
     return render(request, "frontend/my_games.html", {"rows": rows, "join_url": reverse("home")})

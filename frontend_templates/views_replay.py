@@ -10,11 +10,8 @@ from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.safestring import mark_safe
 
 from frontend_templates import common
-from frontend_templates.board_svg import board_svg
-from frontend_templates.narrate import narrate
 from games.base import RuleViolation
 from referee import replay as replay_service
 from referee import selectors, services
@@ -28,6 +25,7 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
     feed = selectors.game_events_list(game_id=str(game.pk), viewer=who) if game.status != "open" else []
     steps = [item for item in feed if item["kind"] != "event"]  # one step per order, refusal or notice
     names = common.seat_names(game)
+    pages = common.pages(game)
     ctx: dict[str, Any] = {"game": game, "steps": steps, "moderator": common.is_moderator_view(who)}
     if steps:
         try:
@@ -47,19 +45,21 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
                 "seq": step["seq"], "type": order["type"], "kind": order["kind"], "actor": order["actor"],
                 "actor_name": names.get(order["actor"].get("seat"), order["actor"].get("kind", "")),
                 "payload": json.dumps(order.get("payload"), indent=1, sort_keys=True),
-                "events": [dict(e, text=narrate(e, names)) for e in step["events"]],
-                "clauses": clauses, "refusal": refused.get("message") if order["kind"] == "rejection" else "",
+                "events": [dict(e, text=pages.narrate(e, names)) for e in step["events"]],
+                "clauses": [{"text": c, "url": pages.clause_url(c)} for c in clauses], "refusal": refused.get("message") if order["kind"] == "rejection" else "",
                 "draws": step.get("draws"),
                 "diff": step["diff"][:60],
                 "redacted": order.get("redacted", False),
             }
-            if game.ruleset == "worms" and isinstance(step["position_after"], dict) and step["position_after"].get("heights"):
-                ctx["board"] = mark_safe(board_svg(step["position_after"], title=f"The board after step {index}"))  # escaped by board_svg
+            if isinstance(step["position_after"], dict):
+                ctx["board"] = pages.board(step["position_after"], title=f"The board after step {index}")
     return render(request, "frontend/replay.html", ctx)
 
 
 @staff_member_required
 def audit(request: HttpRequest, game_id: str) -> HttpResponse:
+    """GET shows the page and never writes; every action (verify included, which may
+    freeze the game) is a POST."""
     game = common.game_or_404(request, game_id)
     report = None
     if request.method == "POST" and request.POST.get("action") == "verify":

@@ -43,7 +43,12 @@ INSTALLED_APPS = [
     "referee",
     "api",
     "frontend_templates",
+    # Page plug-ins: each registers its RulesetPages in AppConfig.ready() (frontend_templates/plugins.py).
+    "game_pages.worms",
 ]
+
+#: The ruleset the "open a new game" form shows first.
+FRONTEND_DEFAULT_RULESET = "worms"
 
 MIDDLEWARE = [
     "api.middleware.RejectNulMiddleware",

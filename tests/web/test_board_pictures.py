@@ -6,9 +6,9 @@ import io
 
 from PIL import Image
 
-from frontend_templates.board_png import board_png
-from frontend_templates.board_scene import HEIGHT, WIDTH
-from frontend_templates.board_svg import board_svg
+from game_pages.worms.board_png import board_png
+from game_pages.worms.board_scene import HEIGHT, WIDTH
+from game_pages.worms.board_svg import board_svg
 
 
 def position(**over):

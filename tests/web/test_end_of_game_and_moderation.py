@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from frontend_templates import worms_ui as ui
+from game_pages.worms import ui
 from referee.models import Event
 from tests.web.conftest import worms_table
 

@@ -10,11 +10,11 @@ from dataclasses import replace
 import pytest
 from django.test import Client
 
-from frontend_templates import worms_ui as ui
-from frontend_templates.bbcode import forum_post
-from frontend_templates.board_png import board_png
-from frontend_templates.board_scene import Highlights
-from frontend_templates.board_svg import board_svg
+from game_pages.worms import ui
+from game_pages.worms.bbcode import forum_post
+from game_pages.worms.board_png import board_png
+from game_pages.worms.board_scene import Highlights
+from game_pages.worms.board_svg import board_svg
 from games.base import MODERATOR_VIEW, PUBLIC, Viewer
 from games.worms.rules import RULESET
 from games.worms.state import Stock

@@ -8,7 +8,7 @@ import re
 import pytest
 from django.test import Client
 
-from frontend_templates import worms_ui as ui
+from game_pages.worms import ui
 
 pytestmark = pytest.mark.django_db
 
@@ -148,7 +148,7 @@ def test_the_page_is_usable_on_a_phone(table):
 
 
 def test_collecting_a_crate_tells_the_player_what_was_in_it():
-    from frontend_templates.narrate import narrate
+    from game_pages.worms.narrate import narrate
 
     line = {"kind": "event", "type": "ItemsGained",
             "payload": {"seat": 1, "items": [{"item": "bazooka", "count": 3}], "source": "crate"}}

@@ -8,7 +8,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from frontend_templates.board_scene import HEIGHT, WIDTH, Circle, Line, Polygon, Rect, Text, scene
+from game_pages.worms.board_scene import HEIGHT, WIDTH, Circle, Line, Polygon, Rect, Text, scene
 
 SCALE = 2
 

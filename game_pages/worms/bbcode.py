@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from frontend_templates.narrate import narrate
+from game_pages.worms.narrate import narrate
+from games.base import Result
 
 
 def last_turn(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -25,8 +26,9 @@ def last_turn(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def forum_post(
     *, game_name: str, position: dict[str, Any], records: list[dict[str, Any]],
-    deadline: str | None, image_url: str = "",
+    deadline: str | None, image_url: str = "", result: Result | None = None,
 ) -> str:
+    """``result`` is the ruleset's ``result(state)``: who won is never read off the view."""
     names = {t["seat"]: t["name"] or f"Team {t['letter']}" for t in position.get("teams", [])}
     turn = last_turn(records)
     summary = [narrate(r, names) for r in turn if r["type"] not in ("WormDamaged", "WormDied")]
@@ -47,9 +49,9 @@ def forum_post(
     wind = position.get("wind") or {}
     lines.append(f"Wind: {wind.get('strength', 0)} {wind.get('direction') or ''}".rstrip()
                  + f" · Water level: {position.get('water', 0)}")
-    if position.get("phase") == "finished":
-        winner = position.get("winner")
-        lines.append(f"[b]Game over[/b]: {names.get(winner, 'a draw') if winner is not None else 'a draw'}")
+    if result is not None and result.finished:
+        won = ", ".join(names.get(s, f"seat {s}") for s in result.winners)
+        lines.append(f"[b]Game over[/b]: {won or 'a draw'}")
     else:
         seat = position.get("seat")
         lines.append(f"[b]Next to play[/b]: {names.get(seat, '—')}")

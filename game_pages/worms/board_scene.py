@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from frontend_templates import worms_ui as ui
+from game_pages.worms import ui
 from games.worms.board import COLUMNS, SIZE
 
 CELL = 36

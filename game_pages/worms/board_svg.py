@@ -7,7 +7,7 @@ from typing import Any
 
 from django.utils.html import escape
 
-from frontend_templates.board_scene import (
+from game_pages.worms.board_scene import (
     CELL,
     HEIGHT,
     MARGIN,

@@ -1,0 +1,101 @@
+"""The fallback words: a feed record as a plain line, the status panel, the forum post.
+Only what the viewer received is used (the feed record, the page's result and clock)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from frontend_templates.generic_board import scalar, words
+from games.base import Result
+
+if TYPE_CHECKING:
+    from frontend_templates.plugins import Page, Panel, RulesetPages
+
+#: Payload fields that name a seat: shown with the seat's name.
+SEAT_FIELDS = frozenset({"seat", "next_seat", "winner", "by", "from_seat", "to_seat"})
+#: How long the payload summary of a line may grow.
+SUMMARY_LENGTH = 120
+
+
+def seat_name(names: Mapping[int, str], seat: Any) -> str:
+    return names.get(seat, f"seat {seat}") if isinstance(seat, int) else scalar(seat)
+
+
+def summary(payload: Mapping[str, Any], names: Mapping[int, str]) -> str:
+    """``{"seat": 2, "value": 4}`` -> "seat Bo, value 4" (nested values are counted, not spelled out)."""
+    parts = []
+    for key, value in payload.items():
+        if key in SEAT_FIELDS and isinstance(value, int) and not isinstance(value, bool):
+            parts.append(f"{words(key)} {seat_name(names, value)}")
+        elif isinstance(value, (list, tuple)):
+            parts.append(f"{words(key)} {', '.join(scalar(v) for v in value)}" if all(
+                isinstance(v, (str, int, float, bool)) for v in value) else f"{words(key)} ({len(value)})")
+        elif isinstance(value, Mapping):
+            parts.append(f"{words(key)} (…)")
+        else:
+            parts.append(f"{words(key)} {scalar(value)}")
+    text = ", ".join(parts)
+    return text if len(text) <= SUMMARY_LENGTH else text[: SUMMARY_LENGTH - 1] + "…"
+
+
+def narrate(record: Mapping[str, Any], names: Mapping[int, str]) -> str:
+    payload = record.get("payload") or {}
+    kind = record.get("kind", "")
+    if kind == "rejection":
+        return f"refused: {payload.get('message') or record.get('type', '')}"
+    head = words(record.get("type", "")).capitalize() or "Record"
+    if kind == "command":
+        actor = record.get("actor") or {}
+        who = seat_name(names, actor.get("seat")) if actor.get("seat") is not None else actor.get("kind", "")
+        head = f"{head} (by {who})" if who else head
+    if record.get("redacted") or not isinstance(payload, Mapping):
+        return head
+    detail = summary(payload, names)
+    return f"{head}: {detail}" if detail else head
+
+
+def result_text(result: Result, names: Mapping[int, str]) -> str:
+    if not result.finished:
+        return ""
+    if result.draw:
+        return result.summary or "A draw."
+    if result.winners:
+        won = ", ".join(seat_name(names, s) for s in result.winners)
+        return f"Won by {won}." + (f" {result.summary}" if result.summary else "")
+    return result.summary or "The game is over."
+
+
+def status_panel(page: Page) -> Panel:
+    from frontend_templates.plugins import Panel
+
+    result = page.result
+    return Panel("frontend/generic/status.html", {
+        "result_text": result_text(result, page.names),
+        "winner_names": [seat_name(page.names, s) for s in result.winners],
+        "scores": [{"name": seat_name(page.names, s), "score": f"{v:g}"} for s, v in result.scores],
+        "waiting_names": [seat_name(page.names, s) for s in page.waiting_for],
+        "finished": result.finished,
+    })
+
+
+def forum_post(
+    pages: RulesetPages, *, game_name: str, title: str, records: Sequence[Mapping[str, Any]], deadline: str | None,
+    image_url: str, names: Mapping[int, str], result: Result, waiting_for: Sequence[int] = (), tail: int = 15,
+) -> str:
+    events = [r for r in records if r.get("kind") == "event"][-tail:]
+    lines = [f"[b]{game_name}[/b] — {title}"]
+    if image_url:
+        lines.append(f"[img]{image_url}[/img]")
+    lines.append("[b]What happened[/b]")
+    told = [pages.narrate(r, names) for r in events]
+    lines.append("[list]" + "".join(f"[*]{t}" for t in told) + "[/list]" if told else "Nothing yet.")
+    if result.finished:
+        lines.append(f"[b]Game over[/b]: {result_text(result, names)}")
+    if result.scores:
+        lines.append("[b]Scores[/b]: " + ", ".join(f"{seat_name(names, s)} {v:g}" for s, v in result.scores))
+    if not result.finished:
+        waiting = ", ".join(seat_name(names, s) for s in waiting_for)
+        lines.append(f"[b]Waiting for[/b]: {waiting or '—'}")
+        lines.append(f"[b]Deadline[/b]: {deadline or 'not running'}")
+    return "\n".join(lines)

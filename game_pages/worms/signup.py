@@ -1,0 +1,44 @@
+"""The shopping list on the join page (§6): the form, and the form back into the
+``SubmitShoppingList`` order, checked by the ruleset at the budget of a full table."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from frontend_templates.plugins import Panel
+from game_pages.worms import ui
+from games.worms.signup import check_shopping_list
+from games.worms.state import Stock
+
+
+def panel(players: int, posted: Mapping[str, str]) -> Panel:
+    return Panel("game_pages/worms/signup.html", {
+        "items": [dict(i, count=posted.get(f"buy_{i['name']}", "0")) for i in ui.shop_items()],
+        "team_weapons": ui.team_weapons(), "budget": ui.budget(players), "players": players, "posted": posted,
+        "items_json": json.dumps({i["name"]: i["price"] for i in ui.shop_items()}),
+    })
+
+
+def shopping_from_post(posted: Mapping[str, str]) -> dict[str, Any]:
+    items = []
+    for item in ui.shop_items():
+        raw = posted.get(f"buy_{item['name']}", "").strip() or "0"
+        try:
+            count = int(raw)
+        except ValueError:
+            count = -1
+        if count:
+            items.append({"item": item["name"], "count": count})
+    return {"team_weapon": posted.get("team_weapon", ""), "items": items}
+
+
+def order(players: int, posted: Mapping[str, str]) -> dict[str, Any]:
+    """The private sign-up order; the ruleset's own check runs now, at the budget of a full
+    table (the least there can be), so an overspent list is refused before the seat is taken."""
+    payload = shopping_from_post(posted)
+    check_shopping_list(
+        payload["team_weapon"], tuple(Stock(i["item"], i["count"]) for i in payload["items"]), ui.budget(players),
+    )
+    return {"type": "SubmitShoppingList", "payload": payload}
