@@ -1,5 +1,7 @@
 """Setting up: the map and the bots, every draw recorded with its reason (P-R1 to P-R3).
 
+A named map (setting ``map``, games/parties/maps.py) replaces the drawn obstacles.
+
 Obstacles: ``obstacle_percent`` of the squares are drawn one by one (a square, then its
 kind); a draw that would cut the open ground in two is skipped, so every bot can reach
 every other. Bots: each seat draws a start square at least three squares (king's moves)
@@ -13,14 +15,20 @@ from games.base import SeatInfo
 from games.dice import Dice
 from games.parties.board import FOREST, MOUNTAIN, OPEN, Terrain, connected, near_any, with_obstacle
 from games.parties.events import GameSetUp, PlacedBot
+from games.parties.maps import MAPS
+from games.parties.notation import parse_grid
 from games.parties.settings import PartiesSettings
 
 START_DISTANCE = 2  # no other bot within two squares: nobody meets on the first tick
 
 
 def setup_events(settings: PartiesSettings, seats: Sequence[SeatInfo], dice: Dice) -> tuple[GameSetUp]:
-    rows = tuple(OPEN * settings.width for _ in range(settings.height))
-    wanted = settings.width * settings.height * settings.obstacle_percent // 100
+    if settings.map:
+        rows = parse_grid(MAPS[settings.map])
+        wanted = 0
+    else:
+        rows = tuple(OPEN * settings.width for _ in range(settings.height))
+        wanted = settings.width * settings.height * settings.obstacle_percent // 100
     for i in range(1, wanted + 1):
         free = Terrain(rows).open_squares()
         square = free[dice.roll(f"obstacle {i}: square (of {len(free)} open, row by row)", 0, len(free) - 1)]

@@ -9,6 +9,7 @@ from typing import Any
 
 from games.base import RuleViolation
 from games.parties.board import MAX_SIZE
+from games.parties.maps import MAPS
 from games.serialization import DataError, from_data
 
 MAX_TICK_SECONDS = 48 * 3600
@@ -28,6 +29,9 @@ class PartiesSettings:
     tick_seconds: int = 10
     #: the game ends after this tick even if the bots are not united (P-R5)
     max_ticks: int = 600
+    #: a named map of games/parties/maps.py instead of drawn obstacles; "" draws (P-R2).
+    #: A named map brings its own size: width, height and obstacle_percent are unused.
+    map: str = ""
 
 
 _BOUNDS: dict[str, tuple[int, int, str]] = {
@@ -55,4 +59,6 @@ def parse_settings(raw: Mapping[str, Any]) -> PartiesSettings:
     for key, (low, high, message) in _BOUNDS.items():
         if not low <= getattr(parsed, key) <= high:
             raise RuleViolation("settings", message)
+    if parsed.map and parsed.map not in MAPS:
+        raise RuleViolation("settings", f"There is no map {parsed.map!r}; named maps: {', '.join(sorted(MAPS))}.")
     return parsed

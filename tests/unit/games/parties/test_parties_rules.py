@@ -13,7 +13,8 @@ from games.parties import RULESET
 from games.parties.board import Terrain, adjacent, connected, near_any
 from games.parties.commands import Move, ResolveTick, StartTick
 from games.parties.encounters import battle
-from games.parties.notation import parse, validate
+from games.parties.maps import MAPS
+from games.parties.notation import parse, parse_grid, validate
 from games.parties.settings import PartiesSettings
 from games.serialization import DataError
 
@@ -168,3 +169,18 @@ def test_events_survive_the_log() -> None:
     for event in events:
         name = RULESET.event_type_name(event)
         assert RULESET.event_from_data(name, RULESET.event_to_data(event), type(event).schema_version) == event
+
+
+@pytest.mark.parametrize("name", sorted(MAPS))
+def test_a_named_map_is_used_as_drawn_and_its_open_ground_is_connected(name: str) -> None:
+    settings = RULESET.parse_settings({"map": name, "width": 6})
+    dice = SeededDice(SEED, name, 1)
+    state = RULESET.fold(RULESET.initial_state(), RULESET.setup(settings, [SeatInfo(n, "b") for n in range(1, 9)], dice))
+    assert "/".join(state.rows) == "/".join(parse_grid(MAPS[name]))
+    assert connected(Terrain(state.rows)) and not validate(state)
+    assert not any("obstacle" in d.purpose for d in dice.draws)
+
+
+def test_an_unknown_map_is_refused_with_the_names_of_the_known_ones() -> None:
+    with pytest.raises(RuleViolation, match="crossroads"):
+        RULESET.parse_settings({"map": "atlantis"})
