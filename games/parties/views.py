@@ -20,7 +20,9 @@ def may_see_secrets_of(state: PartiesState, viewer: Viewer, seat: int) -> bool:
     )
 
 
-def view(state: PartiesState, viewer: Viewer, to_act: frozenset[int], ranking: Any) -> dict[str, Any]:
+def view(
+    state: PartiesState, viewer: Viewer, to_act: frozenset[int], ranking: tuple[tuple[int, ...], ...]
+) -> dict[str, Any]:
     chosen = {s for s, _ in state.pending}
     bots = []
     for bot in state.bots:

@@ -18,7 +18,9 @@ from games.parties.state import ALLY_POLICIES, PartiesState
 
 
 def _order(rng: random.Random, state: PartiesState) -> Command:
-    seat = rng.choice([*state.seats, 99])
+    # mostly bots that may move, so that ticks close with moves and bots meet
+    movers = sorted(state.movers() - {s for s, _ in state.pending})
+    seat = rng.choice(movers) if movers and rng.random() < 0.8 else rng.choice([*state.seats, 99])
     roll = rng.random()
     at = state.tick_start_ms + rng.randint(0, state.tick_ms + 2000)
     if roll < 0.75:
