@@ -3,12 +3,16 @@ positions the rules could never reach (which still load, on purpose)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from games.wormlord import RULESET
 from games.wormlord.notation import NotationError, format_position, parse, validate
+from games.wormlord.orders import OrderError, format_order, parse_order
 from games.wormlord.state import WormlordState
 
+ROOT = Path(__file__).resolve().parents[4]
 START = "...2.../.#.b.#./.*.b.*./#..*..#/.*.a.*./.#.a.#./...1... a1:13:-:6000:0,b2:13:-:6000:0 map=standard-2"
 
 
@@ -91,3 +95,32 @@ def test_a_headquarters_on_an_objective_is_invalid() -> None:
 
 def test_a_valid_position_has_no_problems() -> None:
     assert validate(parse(START)) == []
+
+
+def test_the_documented_example_is_a_valid_position() -> None:
+    doc = (ROOT / "docs" / "notation-wormlord.md").read_text(encoding="utf-8")
+    example = doc.split("## Positions\n\n```\n", 1)[1].split("\n```", 1)[0]
+    assert format_position(parse(example)) == example
+    assert validate(parse(example)) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "seat 1 at 3500: conquer c2", "seat 2 at 3600: liberate c2 pink", "seat 1 at 4000: hq c2",
+        "seat 1 at 4100: lift hq", "seat 3 at 0: say take the centre", "scheduler at 0: start round 1",
+        "scheduler at 183000: end round 1", "referee at 0: pass",
+    ],
+)
+def test_orders_read_and_print_the_same(text: str) -> None:
+    assert format_order(parse_order(text)) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [("conquer c2", "an order reads"), ("seat 1: liberate c2 red", "'red' is not a colour"), ("seat 1: dance", "unknown order")],
+)
+def test_bad_orders_say_what_is_wrong(text: str, message: str) -> None:
+    with pytest.raises(OrderError) as info:
+        parse_order(text)
+    assert message in str(info.value)
