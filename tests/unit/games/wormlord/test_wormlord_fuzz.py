@@ -3,9 +3,12 @@ position reached is valid and prints as notation that reads back the same."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from wormlord_helpers import play_random
 
+from games.base import PUBLIC
 from games.wormlord import RULESET
 from games.wormlord.notation import format_position, parse, validate
 
@@ -41,4 +44,6 @@ def test_every_position_after_an_order_of_a_random_game_is_valid_and_round_trips
     assert len(played.states) > 50
     for state in played.states:
         assert validate(state) == [], repr(state)
+        json.dumps([RULESET.view(state, PUBLIC), RULESET.state_to_data(state)])
+        RULESET.result(state)
         assert parse(format_position(state)) == state

@@ -167,3 +167,11 @@ def test_what_a_team_says_leaves_no_trace_for_the_other_team() -> None:
 def test_orders_and_events_name_their_rulebook_sections() -> None:
     assert RULESET.clauses("Liberate") == ("§3.2", "§3.3")
     assert RULESET.clauses("RoundWon") == ("§2", "§6", "§7.2")
+
+
+def test_the_empty_position_has_a_view_and_no_result() -> None:
+    state = RULESET.initial_state()
+    assert RULESET.view(state, PUBLIC)["phase"] == "new"
+    assert RULESET.result(state) == RULESET.result(state).__class__(finished=False)
+    with pytest.raises(RuleViolation):
+        RULESET.decide(state, StartRound(actor=REFEREE, round=1), NoDice())
