@@ -27,6 +27,9 @@ from frontend_templates import generic_board, generic_forms, generic_text
 from frontend_templates.generic_forms import OrderFormError
 from games.base import Result, Ruleset
 
+__all__ = ["GENERIC", "OrderFormError", "Page", "Panel", "RulesetPages", "pages_for", "register", "registered",
+           "render_panel"]
+
 
 @dataclass(frozen=True)
 class Panel:

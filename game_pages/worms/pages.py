@@ -8,8 +8,7 @@ from typing import Any, ClassVar
 from django.utils.safestring import SafeString, mark_safe
 
 from frontend_templates.plugins import Page, Panel, RulesetPages
-from game_pages.worms import signup
-from game_pages.worms import ui
+from game_pages.worms import signup, ui
 from game_pages.worms.bbcode import forum_post
 from game_pages.worms.board_png import board_png
 from game_pages.worms.board_scene import Highlights
