@@ -38,6 +38,9 @@ from games.lggwg.units import (
 )
 
 
+DAMAGEABLE = frozenset({Terrain.DOOR, Terrain.LOCKED_DOOR, Terrain.CRATE, Terrain.NUCLEAR_CRATE, Terrain.HEALTH_PACK})
+
+
 def scores_for(target: Unit, lost: int, source: int) -> tuple[tuple[int, int], ...]:
     """Damage scores for its dealer; damage to your own units is penalty damage (L-R20)."""
     if not source or not lost or target.kind == "W":
@@ -98,6 +101,17 @@ def hit_square(o: Outcome, square: Square, amount: int, cause: str, source: int,
             o.blasts.append((square, NUCLEAR_BLAST[0], NUCLEAR_BLAST[1], "nuclear crate", source))
 
 
+def hittable(state: LggwgState, square: Square, shooter: Unit | None = None) -> bool:
+    """Something there can take damage (no roll is made for a shot into empty floor or a
+    wall: L-R6)."""
+    if not state.on_map(square):
+        return False
+    unit = state.unit_at(square)
+    if unit is not None and (shooter is None or unit.id != shooter.id):
+        return True
+    return state.at(square) in DAMAGEABLE
+
+
 def covered(state: LggwgState, target: Square, shooter: Square) -> bool:
     """A wall orthogonally beside the target, on the shooter's side (L-R8)."""
     tx, ty = target
@@ -149,8 +163,8 @@ def fire(o: Outcome, unit: Unit, aim: Square) -> None:
     else:
         path, hit = bullet_path(o.state, unit.square, aim)
         o.emit(ev.ShotFired(unit.id, weapon, aim, path, seen_by(o.state, (unit.square, *path), (unit.team,))))
-        damage = o.roll(f"{unit.id} {weapon} damage", *unit.type.damage)
-        hit_square(o, hit, damage, "shot", unit.team, unit)
+        if hittable(o.state, hit):
+            hit_square(o, hit, o.roll(f"{unit.id} {weapon} damage", *unit.type.damage), "shot", unit.team, unit)
     settle(o)
 
 
@@ -169,7 +183,9 @@ def _shells(o: Outcome, unit: Unit, aim: Square) -> None:
             landing = aim
         path, hit = bullet_path(o.state, unit.square, landing)
         o.emit(ev.ShotFired(unit.id, "shell", landing, path, seen_by(o.state, (unit.square, *path), (unit.team,))))
-        hit_square(o, hit, o.roll(f"{unit.id} shell {shell + 1} damage", *unit.type.damage), "shot", unit.team, unit)
+        if hittable(o.state, hit):
+            damage = o.roll(f"{unit.id} shell {shell + 1} damage", *unit.type.damage)
+            hit_square(o, hit, damage, "shot", unit.team, unit)
         for sq in neighbours(hit):
             hit_square(o, sq, SPLASH, "splash", unit.team)
 
@@ -205,6 +221,9 @@ def _fireball(o: Outcome, unit: Unit, aim: Square) -> None:
             frontier = nxt
     shown = tuple(path) + ((stopped,) if stopped else ())
     o.emit(ev.ShotFired(unit.id, "fireball", aim, shown, seen_by(o.state, (unit.square, *burn), (unit.team,))))
+    targets = [sq for sq in ((stopped,) if stopped else ()) + tuple(burn) if hittable(o.state, sq, unit)]
+    if not targets:
+        return
     damage = o.roll(f"{unit.id} fireball damage", *unit.type.damage)
     if stopped is not None:
         hit_square(o, stopped, damage, "fire", unit.team, unit)

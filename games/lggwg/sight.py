@@ -7,7 +7,7 @@ it remembers the terrain of every square it has ever seen (``Team.memory``)."""
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 from games.lggwg.board import OPAQUE, Square, Terrain, distance, line
 from games.lggwg.state import LggwgState, Unit
@@ -38,10 +38,33 @@ def _disc(width: int, height: int, x: int, y: int, radius: int) -> tuple[Square,
     )
 
 
+_OPAQUE_CHARS = "".join(t.value for t in OPAQUE)
+
+
+@lru_cache(maxsize=8192)
+def _sight_from(terrain: tuple[str, ...], x: int, y: int, radius: int) -> frozenset[Square]:
+    """Sight depends only on the terrain and where the eye is: cached (positions repeat)."""
+    def blocks(sq: Square) -> bool:
+        return terrain[sq[1]][sq[0]] in _OPAQUE_CHARS
+
+    seen = set()
+    for sq in _disc(len(terrain[0]), len(terrain), x, y, radius):
+        crossings = line((x, y), sq)
+        ok = True
+        for i, (c, sides) in enumerate(crossings):
+            if sides and blocks(sides[0]) and blocks(sides[1]):
+                ok = False
+                break
+            if i < len(crossings) - 1 and blocks(c):
+                ok = False
+                break
+        if ok:
+            seen.add(sq)
+    return frozenset(seen)
+
+
 def unit_sight(state: LggwgState, unit: Unit) -> frozenset[Square]:
-    origin = unit.square
-    squares = _disc(state.width, state.height, unit.x, unit.y, unit.type.sight)
-    return frozenset(sq for sq in squares if sq == origin or clear_line(state, origin, sq))
+    return _sight_from(state.terrain, unit.x, unit.y, unit.type.sight)
 
 
 def lookouts(state: LggwgState, seat: int) -> tuple[Unit, ...]:
