@@ -13,13 +13,13 @@ import datetime as dt
 import logging
 from typing import Any
 
-from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 
 from games.base import REFEREE, Actor, ActorKind, Ruleset, RuleViolation, work_key_text
 from referee import clock, notifications
+from referee.celery import app as celery_app
 from referee.core import Referee
 from referee.errors import RefereeError
 from referee.instance import referee_get
@@ -135,12 +135,12 @@ RUN_DUE_WORK = "referee.run_due_work"  # the task in referee.tasks, sent by name
 def _nudge(row: DueWork, eta: dt.datetime | None = None) -> None:
     def send(game_id: str = str(row.game_id), key: str = row.key, kind: str = row.kind) -> None:
         try:
-            if current_app.conf.task_always_eager:
+            if celery_app.conf.task_always_eager:
                 # Eager (tests, set-up scripts): run now what is due now; a timer is the sweeper's.
                 if eta is None:
-                    current_app.tasks[RUN_DUE_WORK].apply((game_id, key, kind))
+                    due_work_run(game_id=game_id, key=key, kind=kind)
                 return
-            current_app.send_task(RUN_DUE_WORK, (game_id, key, kind), eta=eta)
+            celery_app.send_task(RUN_DUE_WORK, (game_id, key, kind), eta=eta)
         except Exception:  # the broker is only the fast path
             log.warning("could not enqueue %s/%s; the sweeper will run it", game_id, key)
 

@@ -82,7 +82,7 @@ def test_expiry_produces_exactly_one_auto_turn_saying_why(now):
     now.set(due + dt.timedelta(minutes=5))
     scheduling.sweep()
     scheduling.sweep()
-    scheduling.due_work_run(game_id=str(game.pk), key="turn:0:deadline")
+    scheduling.due_work_run(game_id=str(game.pk), key="turn:0:deadline", kind="deadline")
     assert referee_orders(game) == ["Setup", "Hold"]
     notice = Event.objects.get(game=game, type="DeadlineExpired")
     assert notice.payload["reason"] == "the deadline passed" and notice.payload["policy"] == "hold"
@@ -94,10 +94,10 @@ def test_a_valid_order_before_the_deadline_wins_even_if_the_job_runs_late(now):
     now.set(T0 + dt.timedelta(hours=35))
     services.command_handle(game_id=str(game.pk), user=acting_seat(game, seats).user, command_type="Hold", payload={})
     now.set(T0 + dt.timedelta(hours=40))
-    scheduling.due_work_run(game_id=str(game.pk), key="turn:0:deadline")  # the late job
+    scheduling.due_work_run(game_id=str(game.pk), key="turn:0:deadline", kind="deadline")  # the late job
     scheduling.sweep()
     assert not Event.objects.filter(game=game, type="DeadlineExpired").exists()
-    assert DueWork.objects.get(game=game, key="turn:0:deadline").status == "cancelled"
+    assert DueWork.objects.get(game=game, key="turn:0:deadline", kind="deadline").status == "cancelled"
 
 
 def test_an_invalid_submission_does_not_stop_the_clock(now):
