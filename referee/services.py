@@ -142,6 +142,8 @@ def _after_append(game: Game) -> None:
     """Bring the due-work table in line with the new position (same transaction) and nudge
     a worker for what is due now once it commits."""
     scheduling.enqueue_due_now(scheduling.due_work_sync(game=game))
+    from referee.live import notify_appended  # readers waiting on the game wake once it commits
+    transaction.on_commit(lambda: notify_appended(str(game.pk)))
 
 
 def game_run_pending(*, game_id: str) -> int:

@@ -1,0 +1,223 @@
+"""Live updates: wake the readers waiting on a game when its log grows.
+
+The write path calls :func:`notify_appended` once an append has committed. Readers wait
+on a :class:`Hub`, one per process and event loop, which learns of appends three ways:
+
+* in the same process, directly (the embedded default's single web process hears its own
+  orders at once);
+* from other processes over Redis pub/sub (``settings.LIVE_REDIS_URL``: the cache's or the
+  broker's Redis), one subscription per process whatever the number of readers;
+* and, as the fallback for appends nobody announced (a worker without Redis, a lost
+  message), one slow query per process for all the games being watched
+  (``REFEREE_LIVE_POLL_SECONDS``), never one per reader.
+
+A reader takes the game's current :class:`asyncio.Event` *before* reading the log and waits
+on it after: whatever commits after the read sets that event, so nothing is missed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+import weakref
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from django.conf import settings
+
+log = logging.getLogger(__name__)
+
+CHANNEL = "referee:appended"
+
+#: Database reads of the live endpoints under ASGI run here: a few threads, so a few
+#: connections, however many readers wait.
+DB_EXECUTOR = ThreadPoolExecutor(max_workers=4, thread_name_prefix="referee-live")
+
+_hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = weakref.WeakKeyDictionary()
+_hubs_lock = threading.Lock()
+_blocking = threading.Condition()
+_blocking_versions: dict[str, int] = {}
+_publisher: Any = None
+_publisher_lock = threading.Lock()
+
+
+def notify_appended(game_id: str) -> None:
+    """Tell every waiting reader, here and in the other processes, that ``game_id``'s log
+    grew. Never raises: a lost notice only delays readers until the fallback poll."""
+    game_id = str(game_id)
+    with _blocking:
+        _blocking_versions[game_id] = _blocking_versions.get(game_id, 0) + 1
+        _blocking.notify_all()
+    with _hubs_lock:
+        hubs = list(_hubs.items())
+    for loop, hub in hubs:
+        if not loop.is_closed():
+            loop.call_soon_threadsafe(hub.wake, game_id)
+    _publish(game_id)
+
+
+def _publish(game_id: str) -> None:
+    global _publisher
+    url = getattr(settings, "LIVE_REDIS_URL", None)
+    if not url:
+        return
+    try:
+        with _publisher_lock:
+            if _publisher is None:
+                import redis
+
+                _publisher = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
+        _publisher.publish(CHANNEL, game_id)
+    except Exception as exc:  # Redis down: readers still learn of it from the poll
+        log.warning("live: could not publish an append of %s: %s", game_id, exc)
+
+
+def wait_blocking(game_id: str, timeout: float) -> None:
+    """For synchronous servers (WSGI, the test client): block this thread until an append to
+    ``game_id`` is announced in this process, or for at most ``timeout`` seconds (callers
+    re-read the log either way, so this doubles as a slow poll)."""
+    game_id = str(game_id)
+    end = time.monotonic() + timeout
+    with _blocking:
+        seen = _blocking_versions.get(game_id, 0)
+        while _blocking_versions.get(game_id, 0) == seen:
+            left = end - time.monotonic()
+            if left <= 0:
+                return
+            _blocking.wait(min(left, 1.0))
+
+
+def hub() -> Hub:
+    """This event loop's hub (created on first use)."""
+    loop = asyncio.get_running_loop()
+    with _hubs_lock:
+        found = _hubs.get(loop)
+        if found is None:
+            found = _hubs[loop] = Hub()
+    return found
+
+
+class Hub:
+    def __init__(self) -> None:
+        self._events: dict[str, asyncio.Event] = {}
+        self._watchers: dict[str, int] = {}
+        self._last_seq: dict[str, int] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self.redis_connected = False
+
+    # --- readers ---------------------------------------------------------------------------
+
+    def event(self, game_id: str) -> asyncio.Event:
+        """The event the next append to ``game_id`` sets: take it before reading the log."""
+        self._ensure_started()
+        game_id = str(game_id)
+        found = self._events.get(game_id)
+        if found is None:
+            found = self._events[game_id] = asyncio.Event()
+        return found
+
+    def watch(self, game_id: str) -> None:
+        self._watchers[str(game_id)] = self._watchers.get(str(game_id), 0) + 1
+
+    def unwatch(self, game_id: str) -> None:
+        game_id = str(game_id)
+        left = self._watchers.get(game_id, 0) - 1
+        if left > 0:
+            self._watchers[game_id] = left
+        else:
+            self._watchers.pop(game_id, None)
+            self._last_seq.pop(game_id, None)
+
+    async def wait(self, event: asyncio.Event, timeout: float) -> bool:
+        """True when woken by an append, False when ``timeout`` passed first."""
+        try:
+            await asyncio.wait_for(event.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+    def wake(self, game_id: str) -> None:
+        found = self._events.pop(str(game_id), None)
+        if found is not None:
+            found.set()
+
+    # --- sources ---------------------------------------------------------------------------
+
+    def _ensure_started(self) -> None:
+        if self._tasks:
+            return
+        self._tasks.append(asyncio.get_running_loop().create_task(self._poll_forever()))
+        if getattr(settings, "LIVE_REDIS_URL", None):
+            self._tasks.append(asyncio.get_running_loop().create_task(self._listen_forever()))
+
+    async def _listen_forever(self) -> None:
+        import redis.asyncio as aioredis
+
+        backoff = 0.5
+        while True:
+            client = aioredis.Redis.from_url(settings.LIVE_REDIS_URL, socket_connect_timeout=2)
+            try:
+                async with client.pubsub() as pubsub:
+                    await pubsub.subscribe(CHANNEL)
+                    self.redis_connected, backoff = True, 0.5
+                    # Appends announced while we were not subscribed: let readers re-read.
+                    for game_id in list(self._events):
+                        self.wake(game_id)
+                    async for message in pubsub.listen():
+                        if message.get("type") == "message":
+                            data = message["data"]
+                            self.wake(data.decode() if isinstance(data, bytes) else str(data))
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                if self.redis_connected:
+                    log.warning("live: lost Redis pub/sub (%s); falling back to the slow poll", exc)
+            finally:
+                self.redis_connected = False
+                try:
+                    await client.aclose()
+                except Exception:  # closing a broken connection may fail again; nothing to save
+                    pass
+            await asyncio.sleep(backoff)
+            backoff = min(backoff * 2, 10.0)
+
+    async def _poll_forever(self) -> None:
+        """One query for all the watched games of this process, every few seconds."""
+        while True:
+            await asyncio.sleep(float(getattr(settings, "REFEREE_LIVE_POLL_SECONDS", 2.0)))
+            games = [g for g in self._watchers if g in self._events]
+            if not games:
+                continue
+            try:
+                latest = await asyncio.get_running_loop().run_in_executor(DB_EXECUTOR, _last_seqs, games)
+            except Exception as exc:
+                log.warning("live: the fallback poll failed: %s", exc)
+                continue
+            for game_id in games:
+                seq = latest.get(game_id, 0)
+                # A game seen for the first time wakes its readers once: an append between
+                # their read and this poll would otherwise wait for the next one.
+                if self._last_seq.get(game_id) != seq:
+                    self._last_seq[game_id] = seq
+                    self.wake(game_id)
+
+
+def _last_seqs(game_ids: list[str]) -> dict[str, int]:
+    from django.db.models import Max
+
+    from referee.models import Event
+
+    db_ready()
+    rows = Event.objects.filter(game_id__in=game_ids).values("game_id").annotate(last=Max("seq"))
+    return {str(r["game_id"]): int(r["last"] or 0) for r in rows}
+
+
+def db_ready() -> None:
+    """Before using this thread's connection in DB_EXECUTOR: drop it if it broke (these
+    threads outlive requests, so Django's per-request clean-up never sees them)."""
+    from django.db import connection
+
+    if connection.connection is not None and connection.errors_occurred and not connection.is_usable():
+        connection.close()
