@@ -1,18 +1,26 @@
 """Worms: Evolved v2.1 — the flagship ruleset, a pure engine (no Django, clock or I/O).
 
-Modules by topic:
+Modules by topic (imports go one way, down this list; tests/unit/games/test_no_import_cycles.py):
 
-* ``board`` squares, directions; ``items`` the §5/§6/§9 registry; ``state`` the position;
-  ``inventory`` stock arithmetic; ``commands`` / ``events``; ``evolve`` (never checks).
-* ``rules`` the ``Ruleset`` (``decide`` dispatch on an ``outcome.Outcome`` working copy).
-* ``signup`` (§4, §6), ``mapgen`` (§4, §13 ruling), ``environment`` (turn start: water,
-  sudden death, poison, crates, wind, stalemate), ``turn`` (who acts, ending, winning),
-  ``movement`` (§7), ``weapons`` (handlers by name), ``physics`` (§8 falls, pushes,
-  parachutes), ``explosions`` (blasts, mines, drums, dying worms, donor cards), ``crates``,
-  ``utilities`` (§5 rope, fast walk, teleport, bubble, invisibility; crate spy and shower),
-  ``invisibility`` (§11: which events become private, applied by ``Outcome.emit``).
-* ``notation`` (positions as text, docs/notation.md), ``orders`` (orders as text),
-  ``views`` (secrets removed per viewer, from positions and from public events), ``bot`` (the ``bot`` deadline policy).
+* ``board`` squares, directions; ``pieces`` the small parts of a position; ``blast_specs``
+  what a blast is (specs, rings, the blasts that are no weapon's); ``items`` one entry per
+  weapon and utility of §5/§6/§9 (price, reach, delivery, blast); ``state`` the position;
+  ``inventory`` stock arithmetic; ``commands`` / ``events``; ``evolve`` (never checks);
+  ``outcome`` the working copy ``decide`` emits into.
+* ``physics`` (§8 falls, push paths, bounces, parachute drift), ``water`` (drowning,
+  rising water), ``crates`` (§9 crates and cards, crate shower and spy), ``blast`` (the one
+  module that resolves blasts: explosions, pushes, landings, mines, booby traps, deaths).
+* ``turn`` (who acts, ending, winning), ``movement`` (§7), ``utilities`` (§5 rope, fast
+  walk, teleport, bubble, invisibility), ``deliveries`` (aimed, thrown, from the air,
+  placed), ``walkers`` (one walk for kamikaze, sheep, mad cow, old woman),
+  ``weapons_special`` (prod, fire punch, super weapons), ``weapons`` (firing), ``stuck``
+  (§7 stuck, §10 stalemate), ``environment`` (turn start: water, sudden death, poison,
+  crates, wind, stalemate), ``signup`` (§4, §6), ``mapgen`` (§4, §13 ruling), ``rules`` the
+  ``Ruleset`` (``decide`` dispatch).
+* ``invisibility`` (§11: which events become private, applied by ``Outcome.emit``).
+* ``notation`` (positions as text, docs/notation.md: ``notation_write``, ``notation_read``,
+  ``notation_check``), ``orders`` (orders as text), ``views`` (secrets removed per viewer),
+  ``bot`` / ``bot_shots`` (the ``bot`` deadline policy).
 """
 
 from games.worms.rules import RULESET, WormsRuleset

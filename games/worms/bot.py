@@ -27,6 +27,7 @@ from games.worms.board import (
     orthogonal_neighbours,
     step,
 )
+from games.worms.bot_shots import best_shot
 from games.worms.commands import EndTurn, Fire, MoveWorm, SkipTurn, Step, SubmitTurn
 from games.worms.movement import step_problem
 from games.worms.physics import FALL_SAFE, fall_damage
@@ -49,8 +50,6 @@ def plan(state: WormsState, seat: int) -> Command:
             steps.append(MoveWorm(worm=worm.id, path=tuple(name(s) for s in path)))
         steps.append(Fire(worm=worm.id, weapon="prod", target=direction.value))
     else:
-        from games.worms.bot_shots import best_shot
-
         shot = best_shot(state, seat, _movers(state, seat), _reachable) if state.progress.weapon is None else None
         walk = None if shot is not None else (_walk_to_crate(state, seat) or _walk_to_enemy(state, seat))
         if shot is not None:

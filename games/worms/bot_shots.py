@@ -14,8 +14,10 @@ from games.worms.aim import check_reach, land_shot
 from games.worms.board import Square, name
 from games.worms.commands import Fire, MoveWorm
 from games.worms.items import ITEMS
+from games.worms.movement import move
 from games.worms.outcome import Outcome
 from games.worms.state import Worm, WormsState
+from games.worms.weapons import fire
 
 #: weapons aimed at one square that cannot hurt the shooter standing elsewhere, best first
 SHOTS: tuple[str, ...] = (
@@ -32,9 +34,6 @@ class LowestDice(Dice):
 
 
 def _score(state: WormsState, seat: int, worm: Worm, path: list[Square], order: Fire) -> int | None:
-    from games.worms.movement import move
-    from games.worms.weapons import fire
-
     actor = Actor(ActorKind.REFEREE, seat)
     out = Outcome(state, LowestDice())
     try:

@@ -1,6 +1,9 @@
-"""Crates and donor cards (§9): what falls at a turn's start and what a worm collects."""
+"""Crates and donor cards (§9): what falls at a turn's start, what a worm collects, and
+the instant utilities that act on collection (§5 CRATE SHOWER, CRATE SPY)."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from games.worms import events as ev
 from games.worms.board import Square, all_squares, name
@@ -9,6 +12,8 @@ from games.worms.outcome import Outcome
 from games.worms.state import Crate, CrateKind, Stock, Worm, WormsState
 
 HEALTH_CRATE = 30
+#: §5 CRATE SHOWER "5 crates will instantly fall"
+SHOWER_CRATES = 5
 
 
 def drop_crate(out: Outcome) -> None:
@@ -30,8 +35,6 @@ def drop_crate(out: Outcome) -> None:
 def place_crate(out: Outcome, kind: CrateKind, *, shower: bool = False) -> None:
     """A crate of ``kind`` falls on a random empty square that is not water (if any); its
     contents are for the moderators, and for each team with a crate spy (§5)."""
-    from games.worms.utilities import spies
-
     state = out.state
     free = [s for s in all_squares() if not state.is_water(s) and _looks_empty(state, s)]
     if not free:
@@ -45,7 +48,7 @@ def place_crate(out: Outcome, kind: CrateKind, *, shower: bool = False) -> None:
             out.emit(ev.CrateSpyReport(seat, (Crate(x, y, kind, contents),)))
     hidden = out.state.worm_at((x, y))
     if hidden is not None:  # §8 "If a worm lands on a crate, then that worm will collect it"
-        collect(out, hidden)
+        take(out, hidden)
 
 
 def _looks_empty(state: WormsState, square: Square) -> bool:
@@ -100,19 +103,12 @@ def mine_onto_crate(out: Outcome, square: Square) -> None:
         out.emit(ev.CrateBoobyTrapped(square[0], square[1]))
 
 
-def collect(out: Outcome, worm: Worm) -> bool:
-    """The worm stands on a crate or card: take it. Returns True if a booby trap went off."""
-    from games.worms.explosions import crate_sheep, mine_explodes
-    from games.worms.utilities import collected
-
+def take(out: Outcome, worm: Worm) -> None:
+    """The worm collects the crate and the card on its square (§8, §9). A booby-trapped
+    crate is ``games.worms.blast.collect``'s; a crate that has just fallen never is."""
     state = out.state
     crate = state.crate_at(worm.square)
     if crate is not None:
-        if crate.booby_trapped:
-            out.emit(ev.CrateDestroyed(crate.x, crate.y))
-            mine_explodes(out, worm.square, None, source="booby-trapped crate")
-            crate_sheep(out, crate.square, crate.contents)
-            return True
         out.emit(ev.CrateCollected(crate.x, crate.y, worm.id))
         if crate.kind is CrateKind.HEALTH:
             health = worm.health + HEALTH_CRATE
@@ -124,4 +120,29 @@ def collect(out: Outcome, worm: Worm) -> bool:
         out.emit(ev.CardGone(card.x, card.y, "collected", worm.id))
         if card.contents:
             collected(out, worm.seat, card.contents, f"donor card at {name(card.square)}")
-    return False
+
+
+def collected(out: Outcome, seat: int, items: tuple[Stock, ...], source: str) -> None:
+    """A team gains ``items`` from a crate or card: a crate shower falls at once (it is not
+    kept); crate spy reports every crate and card now (§5)."""
+    shower = any(s.item == "crate_shower" for s in items)
+    kept = tuple(s for s in items if s.item != "crate_shower")
+    if kept:
+        out.emit(ev.ItemsGained(seat, kept, source))
+    if shower:
+        out.emit(ev.CrateShowerFell(seat))
+        drop_shower(out, SHOWER_CRATES)
+    if any(s.item == "crate_spy" for s in kept):
+        spy_report(out, seat)
+
+
+def spies(out: Outcome) -> tuple[int, ...]:
+    """The teams with a crate spy (§5), told of every crate and card."""
+    return tuple(t.seat for t in out.state.teams if not t.out and out.state.stock(t.seat, "crate_spy") != 0)
+
+
+def spy_report(out: Outcome, seat: int) -> None:
+    """§5 CRATE SPY, §7: the contents of every weapon and utility crate and donor card."""
+    state = out.state
+    crates = tuple(replace(c, booby_trapped=False) for c in state.crates if c.contents)
+    out.emit(ev.CrateSpyReport(seat, crates, state.cards))

@@ -20,11 +20,13 @@ from games.base import RuleViolation
 from games.worms import events as ev
 from games.worms.board import Direction
 from games.worms.commands import StartTurn
-from games.worms.crates import drop_crate
+from games.worms.crates import drop_crate, spy_report
+from games.worms.invisibility import reveal, spots
 from games.worms.outcome import Outcome
 from games.worms.state import Phase, Stage
 from games.worms.stuck import is_stalemate, is_stuck
 from games.worms.turn import end_turn, settle
+from games.worms.water import raise_water
 
 POISON_PER_DOSE = 5
 WIND_DIRECTIONS: tuple[Direction, ...] = (Direction.N, Direction.E, Direction.S, Direction.W)
@@ -64,37 +66,11 @@ def start_turn(out: Outcome, command: StartTurn) -> None:
         end_turn(out, "stuck")
 
 
-def raise_water(out: Outcome, level: int) -> None:
-    """§10: the water rises; whatever is now under it drowns or sinks."""
-    out.emit(ev.WaterRose(level))
-    state = out.state
-    for worm in state.worms:
-        if state.is_water(worm.square):
-            out.emit(ev.WormDied(worm.id, "drowned"))
-    for mine in state.mines:
-        if state.is_water(mine.square):
-            out.emit(ev.ObjectSank(mine.x, mine.y, "mine"))
-    for drum in state.drums:
-        if state.is_water(drum.square):
-            out.emit(ev.ObjectSank(drum.x, drum.y, "drum"))
-    for crate in state.crates:
-        if state.is_water(crate.square):
-            out.emit(ev.CrateDestroyed(crate.x, crate.y))
-    for card in state.cards:
-        if state.is_water(card.square):
-            out.emit(ev.CardGone(card.x, card.y, "drowned"))
-    for bubble in state.bubbles:  # §5 BUBBLE TROUBLE: a bubble under water sinks
-        if state.is_water(bubble.square):
-            out.emit(ev.BubbleGone(bubble.x, bubble.y, "sunk"))
-
-
 def age_effects(out: Outcome, seat: int | None) -> None:
     """§5 BUBBLE TROUBLE, §11: "3 rounds", a round being a complete cycle of players'
     turns: counted at the start of the owner's turns (``TurnStarted`` counts down), so the
     effect ends at the start of its third turn after it was used (ruling W-R40). Here: what
     runs out now bursts or becomes visible."""
-    from games.worms.invisibility import reveal
-
     if seat is None:
         return
     state = out.state
@@ -113,9 +89,6 @@ def brief(out: Outcome, seat: int) -> None:
     they have crate spy then they will also be sent the contents of each weapon, utility
     crate and donor card on the map. If they have any invisible worms, then they will also
     be told where they are on the board." """
-    from games.worms.invisibility import spots
-    from games.worms.utilities import spy_report
-
     team = out.state.team(seat)
     if team is None or team.out:
         return

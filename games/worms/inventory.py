@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from games.dice import Dice
 from games.worms.items import ITEMS
 from games.worms.state import Stock
 
@@ -50,3 +51,15 @@ def bundle(items: tuple[str, ...]) -> tuple[Stock, ...]:
     for item in items:
         out = add(out, (Stock(item, 1),))
     return out
+
+
+def draw_units(dice: Dice, inventory: tuple[Stock, ...], count: int, purpose: str) -> tuple[Stock, ...]:
+    """§9: ``count`` ammo units of the inventory, each unit equally likely, without
+    replacement (W-R16): a donor card's two, the old woman's three."""
+    pool = list(units(inventory))
+    taken: list[str] = []
+    for _ in range(count):
+        if not pool:
+            break
+        taken.append(pool.pop(dice.roll(purpose, 0, len(pool) - 1)))
+    return bundle(tuple(taken))

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from games.base import RuleViolation
 from games.worms import events as ev
+from games.worms.blast import arrive
 from games.worms.board import Square, SquareError, name, orthogonal_neighbours, parse_square
 from games.worms.commands import MoveWorm
 from games.worms.outcome import Outcome
-from games.worms.physics import arrive
 from games.worms.state import Worm, WormProgress, WormsState
 from games.worms.turn import MOVES_PER_WORM, acting_seat, check_may_act, own_worm
 

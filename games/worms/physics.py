@@ -1,5 +1,6 @@
-"""§8 as far as this issue needs it: arriving on a square (falls, parachutes, water,
-mines, crates), pushes, and the wind drift of a parachute.
+"""§8 movement through the air: fall damage, the path of a push, bouncing off walls,
+landing on a free square and a parachute's drift. Nothing here sets anything off: what
+happens where a worm or mine comes down (water, mines, crates) is ``games.worms.blast``'s.
 
 A worm is thrown from the height of its square after the blast's land damage (W-R21) and
 bounces off walls by reflection (W-R31).
@@ -18,49 +19,6 @@ FALL_DAMAGE_PER_LEVEL = 10
 def fall_damage(drop: int) -> int:
     """§8: 10 per level fallen beyond 2."""
     return max(0, drop - FALL_SAFE) * FALL_DAMAGE_PER_LEVEL
-
-
-def arrive(out: Outcome, worm_id: str, from_height: int, *, walking: bool) -> None:
-    """The worm is now on its square, coming from ``from_height`` (its land, or the land
-    plus how high it was thrown). Applies parachute, water, fall, mine, crate, card: a
-    worm that comes down in water drowns and takes no fall damage.
-    Ends the turn (``out.turn_over``) when the rules say a walker's turn ends."""
-    from games.worms.crates import collect
-    from games.worms.explosions import mine_explodes, resolve_deaths
-
-    worm = out.state.worm(worm_id)
-    if worm is None:
-        return
-    drop = from_height - out.state.height(worm.square)
-    if drop > FALL_SAFE:
-        if out.state.stock(worm.seat, "parachute") != 0:
-            out.emit(ev.ParachuteOpened(worm.id, worm.seat))
-            drift(out, worm_id, from_height)
-        elif not out.state.is_water(worm.square):
-            # §7/§9 "A worm will die if it is knocked into water"; "Drowning worms will not
-            # remove weapons or create a donor card": no fall damage into water (W-R54)
-            damage = fall_damage(drop)
-            out.emit(ev.WormDamaged(worm.id, damage, worm.health - damage, "fall"))
-            if walking:
-                out.end_turn("fall")
-            if worm.health - damage <= 0:
-                resolve_deaths(out)
-                return
-    worm = out.state.worm(worm_id)
-    if worm is None:
-        return
-    if out.state.is_water(worm.square):
-        out.emit(ev.WormDied(worm.id, "drowned"))
-        if walking:
-            out.end_turn("drowned")
-        return
-    if out.state.mine_at(worm.square) is not None:
-        mine_explodes(out, worm.square, out.state.mine_at(worm.square))
-        if walking:
-            out.end_turn("mine")
-        return
-    if collect(out, worm) and walking:
-        out.end_turn("booby-trapped crate")
 
 
 def drift(out: Outcome, worm_id: str, air_height: int) -> None:
@@ -91,7 +49,7 @@ def push_path(start: Square, direction: Direction, distance: int) -> list[Direct
     return [horizontal if i % 2 == 0 else vertical for i in range(distance)]
 
 
-def _fly(
+def fly(
     out: Outcome, start: Square, direction: Direction, distance: int, air: int, *, downhill_only: bool = False
 ) -> Square:
     """§8: step along the push path; a square higher than ``air`` (or the board's edge,
@@ -144,49 +102,12 @@ def free_landing(out: Outcome, square: Square, start: Square, air: int, *, mine:
     return start if taken(square) else square
 
 
-def push_worm(
-    out: Outcome, worm_id: str, direction: Direction, distance: int, thrown: int, *, downhill_only: bool = False
-) -> None:
-    worm = out.state.worm(worm_id)
-    if worm is None:
-        return
-    air = out.state.height(worm.square) + thrown
-    square = _fly(out, worm.square, direction, distance, air, downhill_only=downhill_only)
-    square = free_landing(out, square, worm.square, air, mine=False)
-    if square != worm.square:
-        out.emit(ev.WormMoved(worm_id, square[0], square[1], cost=0, cause="push"))
-    arrive(out, worm_id, air, walking=False)
-
-
-def push_mine(
-    out: Outcome, square: Square, direction: Direction, distance: int, thrown: int, *, detonate: bool
-) -> None:
-    """§9: a mine is knocked like a worm; only a prod or kamikaze sets it off (on landing)."""
-    from games.worms.crates import mine_onto_crate
-    from games.worms.explosions import mine_explodes
-
-    mine = out.state.mine_at(square)
-    if mine is None:
-        return
-    air = out.state.height(square) + thrown
-    target = _fly(out, square, direction, distance, air)
-    target = free_landing(out, target, square, air, mine=True)
-    if target != square:
-        out.emit(ev.MineMoved(square[0], square[1], target[0], target[1]))
-    if out.state.is_water(target):
-        out.emit(ev.ObjectSank(target[0], target[1], "mine"))
-        return
-    if detonate or out.state.worm_at(target) is not None:
-        mine_explodes(out, target, out.state.mine_at(target))
-        return
-    mine_onto_crate(out, target)
-
-
-def push_drum(out: Outcome, square: Square, direction: Direction, distance: int, thrown: int) -> None:
-    air = out.state.height(square) + thrown
-    target = _fly(out, square, direction, distance, air)
-    target = free_landing(out, target, square, air, mine=False)
-    if target != square:
-        out.emit(ev.DrumMoved(square[0], square[1], target[0], target[1]))
-    if out.state.is_water(target):
-        out.emit(ev.ObjectSank(target[0], target[1], "drum"))
+def thrown_to(
+    out: Outcome, start: Square, direction: Direction, distance: int, thrown: int, *,
+    mine: bool = False, downhill_only: bool = False,
+) -> Square:
+    """§8: where a worm, mine or drum on ``start``, thrown ``thrown`` high and pushed
+    ``distance`` squares, comes down (bounces and occupied squares included)."""
+    air = out.state.height(start) + thrown
+    square = fly(out, start, direction, distance, air, downhill_only=downhill_only)
+    return free_landing(out, square, start, air, mine=mine)

@@ -23,6 +23,8 @@ from games.worms.items import ITEMS, Category
 from games.worms.movement import can_step
 from games.worms.outcome import Outcome
 from games.worms.state import Stage, TurnProgress, Worm, WormsState
+from games.worms.turn import end_turn
+from games.worms.weapons import fire
 
 #: every team holds these; a cheap test of reach is enough (W-R10)
 ALWAYS_HELD = ("prod", "handgun")
@@ -116,9 +118,6 @@ def can_hit_with(state: WormsState, worm: Worm, weapon: str) -> bool:
 
 
 def _hits(state: WormsState, worm: Worm, weapon: str, target: str, enemies: set[str]) -> bool:
-    from games.worms.turn import end_turn
-    from games.worms.weapons import fire
-
     out = Outcome(state, LowestDice())
     try:
         fire(out, Fire(actor=Actor(ActorKind.REFEREE, worm.seat), worm=worm.id, weapon=weapon, target=target))

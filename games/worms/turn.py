@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from games.base import Actor, ActorKind, RuleViolation
 from games.worms import events as ev
+from games.worms.blast import explode
+from games.worms.blast_specs import doubled
+from games.worms.items import blast_of
 from games.worms.outcome import Outcome
 from games.worms.state import Phase, Stage, Worm, WormsState
 
@@ -82,11 +85,9 @@ def settle(out: Outcome) -> None:
 
 def end_turn(out: Outcome, reason: str) -> None:
     """Finish the acting team's turn: a burning dynamite goes off, then the turn passes."""
-    from games.worms.explosions import DYNAMITE, blast, doubled
-
     fuse = out.state.progress.fuse
     if fuse is not None:
-        blast(out, fuse, doubled(DYNAMITE, 2 if out.state.progress.double else 1))
+        explode(out, fuse, doubled(blast_of("dynamite"), 2 if out.state.progress.double else 1))
     settle(out)
     state = out.state
     if state.phase is not Phase.PLAYING or state.seat is None:

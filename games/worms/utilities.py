@@ -6,29 +6,27 @@ drum; ends the turn), bubble trouble (``games.worms.blast`` keeps the square out
 blasts), invisibility (``games.worms.invisibility``).
 
 Instant effect (never ordered): parachute (``games.worms.physics.arrive``), double damage
-(``games.worms.weapons``), crate spy and crate shower (on collection, below).
+(``games.worms.weapons``), crate spy and crate shower (on collection, ``games.worms.crates``).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from games.base import RuleViolation
 from games.worms import events as ev
+from games.worms.blast import arrive
 from games.worms.board import SquareError, name, parse_square
 from games.worms.commands import UseUtility
 from games.worms.items import ITEMS, Category
 from games.worms.movement import hidden_worm_at, known_worm_at
 from games.worms.outcome import Outcome
-from games.worms.physics import arrive, free_landing
-from games.worms.state import Stock, Worm, WormProgress
+from games.worms.physics import free_landing
+from games.worms.state import Worm, WormProgress
 from games.worms.turn import MOVES_PER_WORM, acting_seat, check_may_act, own_worm
 
 COLLECTABLE = ("ninja_rope", "fast_walk", "teleport", "bubble_trouble", "invisibility")
 INSTANT = ("parachute", "double_damage", "crate_spy", "crate_shower")
 #: §5 "it will dissapear after 3 rounds"; INVISIBILITY "3 rounds to be precise"
 ROUNDS = 3
-SHOWER_CRATES = 5
 
 
 def use(out: Outcome, command: UseUtility) -> None:
@@ -114,33 +112,3 @@ HANDLERS = {
     "bubble_trouble": _bubble,
     "invisibility": _invisibility,
 }
-
-
-# --- instant effects on collection -------------------------------------------------------
-
-
-def collected(out: Outcome, seat: int, items: tuple[Stock, ...], source: str) -> None:
-    """A team gains ``items`` from a crate or card: a crate shower falls at once (it is not
-    kept); crate spy reports every crate and card now (§5)."""
-    from games.worms.crates import drop_shower
-
-    shower = any(s.item == "crate_shower" for s in items)
-    kept = tuple(s for s in items if s.item != "crate_shower")
-    if kept:
-        out.emit(ev.ItemsGained(seat, kept, source))
-    if shower:
-        out.emit(ev.CrateShowerFell(seat))
-        drop_shower(out, SHOWER_CRATES)
-    if any(s.item == "crate_spy" for s in kept):
-        spy_report(out, seat)
-
-
-def spies(out: Outcome) -> tuple[int, ...]:
-    return tuple(t.seat for t in out.state.teams if not t.out and out.state.stock(t.seat, "crate_spy") != 0)
-
-
-def spy_report(out: Outcome, seat: int) -> None:
-    """§5 CRATE SPY, §7: the contents of every weapon and utility crate and donor card."""
-    state = out.state
-    crates = tuple(replace(c, booby_trapped=False) for c in state.crates if c.contents)
-    out.emit(ev.CrateSpyReport(seat, crates, state.cards))

@@ -1,22 +1,37 @@
 """Firing (§5, §7): one weapon per team turn (the multi-shot weapons aside), from the
-team's inventory. Each weapon is a handler registered by name in ``games.worms.arsenal``
-by its family module: ``weapons_standard``, ``weapons_walkers``, ``weapons_team``,
-``weapons_super``."""
+team's inventory. A weapon is resolved by the handler of its delivery
+(``games.worms.deliveries``), its walk (``games.worms.walkers``) or its own handler
+(``games.worms.weapons_special``, registered by name in ``games.worms.arsenal``)."""
 
 from __future__ import annotations
 
 from games.base import RuleViolation
 from games.worms import events as ev
-from games.worms import weapons_standard, weapons_super, weapons_team, weapons_walkers
-from games.worms.arsenal import HANDLERS
+from games.worms import weapons_special
+from games.worms.arsenal import HANDLERS, Handler
 from games.worms.commands import Fire
+from games.worms.deliveries import BY_DELIVERY
 from games.worms.invisibility import reveal
-from games.worms.items import ITEMS, Category
+from games.worms.items import ITEMS, Category, Delivery
 from games.worms.outcome import Outcome
 from games.worms.state import Stock, WormProgress
 from games.worms.turn import MOVES_PER_WORM, acting_seat, check_may_act, own_worm
+from games.worms.walkers import WALKERS
 
-FAMILIES = (weapons_standard, weapons_walkers, weapons_team, weapons_super)
+#: the special handlers register themselves when their module is imported
+SPECIAL = weapons_special
+
+
+def handler_of(weapon: str) -> Handler | None:
+    """What resolves a shot of ``weapon`` (None: not a weapon this referee knows)."""
+    spec = ITEMS.get(weapon)
+    if spec is None or spec.delivery is None:
+        return None
+    if spec.delivery is Delivery.WALKER:
+        return WALKERS.get(weapon)
+    if spec.delivery is Delivery.SPECIAL:
+        return HANDLERS.get(weapon)
+    return BY_DELIVERY.get(spec.delivery)
 
 
 def fire(out: Outcome, command: Fire) -> None:
@@ -45,7 +60,7 @@ def fire(out: Outcome, command: Fire) -> None:
         raise RuleViolation("§5", f"Your team has no {spec.title} left.")
     if out.state.progress.fuse is not None and command.weapon == "dynamite":
         raise RuleViolation("§5", "A dynamite is already burning.")
-    handler = HANDLERS.get(command.weapon)
+    handler = handler_of(command.weapon)
     if handler is None:  # pragma: no cover - every weapon of §5 has a handler
         raise RuleViolation("§5", f"The {spec.title} cannot be fired with this referee yet.")
     mine = progress.of(worm.id) or WormProgress(worm.id, 0, MOVES_PER_WORM)

@@ -7,8 +7,9 @@ import pytest
 from games.base import PUBLIC, Viewer
 from games.dice import ForcedDice, NoDice
 from games.worms import RULESET
+from games.worms.blast import explode
 from games.worms.board import Direction, away, parse_square, ring
-from games.worms.explosions import DYNAMITE, blast
+from games.worms.items import blast_of
 from games.worms.notation import parse
 from games.worms.outcome import Outcome
 from games.worms.physics import fall_damage, push_path
@@ -46,7 +47,7 @@ def test_ring_and_away_point_out_from_the_centre() -> None:
 def test_a_blast_with_nobody_near_rolls_no_dice() -> None:
     state = parse(f"{FLAT} 0 - 2/10 3:1 A1,B2 A1@a1:150,B1@o15:150 - - - - A:prod*;B:prod* -")
     out = Outcome(state, NoDice())
-    blast(out, parse_square("h8"), DYNAMITE)
+    explode(out, parse_square("h8"), blast_of("dynamite"))
     assert out.state.height(parse_square("h8")) == 3
     assert all(out.state.height(s) == 4 for s in ring(parse_square("h8")))
 
@@ -57,7 +58,7 @@ def test_a_blast_damages_only_within_reach_of_its_height() -> None:
     text = f"{'/'.join(board)} 0 - 2/10 3:1 A1,B2 A1@g7:150,B1@i7:150,B2@o15:150 - - - - A:prod*;B:prod* -"
     state = parse(text)
     out = Outcome(state, ForcedDice([]))
-    blast(out, parse_square("h7"), DYNAMITE)
+    explode(out, parse_square("h7"), blast_of("dynamite"))
     assert out.state.worm("A1").health == 150
     assert out.state.worm("B1").health == 115
 

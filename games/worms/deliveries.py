@@ -1,14 +1,15 @@
-"""Standard weapons of §5 (every team may buy them): prod, handgun, bazooka, grenade,
-shotgun, longbow, fire punch, mine, dynamite, air strike, homing missile, gas grenade.
-The walking ones (kamikaze, sheep) are in ``weapons_walkers``."""
+"""The weapons delivered the same way share one handler each (§5; ``Delivery`` in
+``games.worms.items``): aimed bullets, thrown blasts, strikes from the air and weapons
+placed next to the worm. Each reads the weapon's blast from its entry."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from games.base import RuleViolation
 from games.worms import events as ev
 from games.worms.aim import check_reach, land_shot, parse_direction, target_square
-from games.worms.arsenal import weapon
-from games.worms.blast import shot_blast
+from games.worms.blast import mine_explodes, shot_blast
 from games.worms.board import (
     ORTHOGONAL,
     Direction,
@@ -21,22 +22,11 @@ from games.worms.board import (
 )
 from games.worms.commands import Fire
 from games.worms.crates import mine_onto_crate
-from games.worms.explosions import Blast, Ring, mine_explodes
-from games.worms.items import ITEMS
+from games.worms.items import ITEMS, Delivery, blast_of
 from games.worms.outcome import Outcome
-from games.worms.physics import push_drum, push_mine, push_worm
 from games.worms.state import Mine, MineType, Worm
 
-BAZOOKA = Blast("bazooka", (40, 50), center_land=1, center_push=1, center_throw=1)
-GRENADE = Blast("grenade", (40, 50), center_land=1, center_push=1, center_throw=1)
-HANDGUN = Blast("handgun", (20, 20))
-SHOTGUN = Blast("shotgun", (25, 25))
-#: LND 0: a longbow arrow throws nobody into the air; it pushes downhill or across only
-LONGBOW = Blast("longbow", (15, 15), center_push=2, downhill_only=True)
-FIRE_PUNCH = Blast("fire punch", (30, 30), center_push=3, center_throw=3)
-AIR_STRIKE = Blast("air strike", (35, 35), center_land=1, center_push=1, center_throw=1)
-HOMING_MISSILE = Blast("homing missile", (40, 50), center_land=1, center_push=1, center_throw=1)
-GAS_GRENADE = Blast("gas grenade", center_poison=1, rings=(Ring(1, poison=1, below=1, above=4),))
+Handler = Callable[[Outcome, Worm, Fire], None]
 
 
 def adjacent_target(worm: Worm, target: str, weapon_title: str, *, own_square: bool) -> Square:
@@ -65,102 +55,46 @@ def adjacent_target(worm: Worm, target: str, weapon_title: str, *, own_square: b
     return square
 
 
-def aimed(out: Outcome, worm: Worm, command: Fire) -> tuple[Square, Direction | None, bool] | None:
+def landing(out: Outcome, worm: Worm, command: Fire) -> tuple[Square, Direction | None, bool] | None:
     """Check the aim (refusing what §5 forbids) and work out the landing: the square,
     the shot's direction, and whether it hit a wall; None if it flew out of reach."""
     title = ITEMS[command.weapon].title
     target = target_square(command.target, title)
     check_reach(out.state, worm, command.weapon, target)
-    landing = land_shot(out.state, worm, command.weapon, target)
-    if landing.square is None:
+    landed = land_shot(out.state, worm, command.weapon, target)
+    if landed.square is None:
         return None
-    direction = landing.direction
+    direction = landed.direction
     if direction is None and command.weapon == "bazooka" and not out.state.wind.calm:
         direction = out.state.wind.direction
-    return landing.square, direction, landing.wall
+    return landed.square, direction, landed.wall
 
 
-def thrown(out: Outcome, worm: Worm, command: Fire, spec: Blast) -> None:
-    """Bazooka, grenade, gas grenade, holy hand-grenade...: blasts where it lands, also
-    against a wall (on the square before it)."""
-    landing = aimed(out, worm, command)
-    if landing is not None:
-        shot_blast(out, landing[0], spec, landing[1])
-
-
-def gun(out: Outcome, worm: Worm, command: Fire, spec: Blast) -> None:
+def aimed(out: Outcome, worm: Worm, command: Fire) -> None:
     """Handgun, shotgun, longbow, minigun: a bullet hits its target square only; in a wall
     it is lost (ruling W-R27)."""
-    landing = aimed(out, worm, command)
-    if landing is not None and not landing[2]:
-        shot_blast(out, landing[0], spec, landing[1])
+    landed = landing(out, worm, command)
+    if landed is not None and not landed[2]:
+        shot_blast(out, landed[0], blast_of(command.weapon), landed[1])
 
 
-@weapon("prod")
-def prod(out: Outcome, worm: Worm, command: Fire) -> None:
-    """RNG 1, HGT +0/-1, push 1 in the direction of the shot, knocks 1 into the air; moves
-    oil drums without blowing them up; sets mines off where they land."""
-    square = adjacent_target(worm, command.target, "prod", own_square=False)
-    direction = next(d for d in ORTHOGONAL if step(worm.square, d) == square)
-    diff = out.state.height(square) - out.state.height(worm.square)
-    if not -1 <= diff <= 0:
-        return  # hits the wall above, or swings over the land below: nothing happens
-    power = out.power
-    target = out.state.worm_at(square)
-    if target is not None:
-        push_worm(out, target.id, direction, power, power)
-    elif out.state.drum_at(square) is not None:
-        push_drum(out, square, direction, power, power)
-    elif out.state.mine_at(square) is not None:
-        push_mine(out, square, direction, power, power, detonate=True)
+def thrown(out: Outcome, worm: Worm, command: Fire) -> None:
+    """Bazooka, grenade, gas grenade, holy hand-grenade: blasts where it lands, also
+    against a wall (on the square before it)."""
+    landed = landing(out, worm, command)
+    if landed is not None:
+        shot_blast(out, landed[0], blast_of(command.weapon), landed[1])
 
 
-@weapon("handgun")
-def handgun(out: Outcome, worm: Worm, command: Fire) -> None:
-    gun(out, worm, command, HANDGUN)
-
-
-@weapon("shotgun")
-def shotgun(out: Outcome, worm: Worm, command: Fire) -> None:
-    gun(out, worm, command, SHOTGUN)
-
-
-@weapon("longbow")
-def longbow(out: Outcome, worm: Worm, command: Fire) -> None:
-    gun(out, worm, command, LONGBOW)
-
-
-@weapon("bazooka")
-def bazooka(out: Outcome, worm: Worm, command: Fire) -> None:
-    thrown(out, worm, command, BAZOOKA)
-
-
-@weapon("grenade")
-def grenade(out: Outcome, worm: Worm, command: Fire) -> None:
-    thrown(out, worm, command, GRENADE)
-
-
-@weapon("gas_grenade")
-def gas_grenade(out: Outcome, worm: Worm, command: Fire) -> None:
-    thrown(out, worm, command, GAS_GRENADE)
-
-
-@weapon("homing_missile")
-def homing_missile(out: Outcome, worm: Worm, command: Fire) -> None:
-    """RNG ALL, HGT ALL: any square; the push is random."""
-    square = target_square(command.target, "Homing Missile")
-    shot_blast(out, square, HOMING_MISSILE, None)
-
-
-@weapon("fire_punch")
-def fire_punch(out: Outcome, worm: Worm, command: Fire) -> None:
-    """RNG 1, HGT +5/-0: the square next to the worm, up to 5 higher, not lower; 30 damage,
-    pushed 3 in the direction of the punch and knocked 3 into the air."""
-    square = adjacent_target(worm, command.target, "fire punch", own_square=False)
-    direction = next(d for d in ORTHOGONAL if step(worm.square, d) == square)
-    diff = out.state.height(square) - out.state.height(worm.square)
-    if 0 <= diff <= 5:
-        shot_blast(out, square, FIRE_PUNCH, direction)
+def from_the_air(out: Outcome, worm: Worm, command: Fire) -> None:
+    """RNG ALL, HGT ALL: homing missile and super sheep on any square, the air strike's 5
+    missiles one after another in the order named; each push is random."""
+    if ITEMS[command.weapon].squares > 1:
+        squares = air_strike_squares(command.target)
+    else:
+        squares = [target_square(command.target, ITEMS[command.weapon].title)]
+    for square in squares:
+        shot_blast(out, square, blast_of(command.weapon), None)
 
 
 def air_strike_squares(text: str) -> list[Square]:
@@ -191,14 +125,14 @@ def air_strike_squares(text: str) -> list[Square]:
     return ends
 
 
-@weapon("air_strike")
-def air_strike(out: Outcome, worm: Worm, command: Fire) -> None:
-    """5 missiles, one after another in the order named: 35 each, LND 1, push 1 random."""
-    for square in air_strike_squares(command.target):
-        shot_blast(out, square, AIR_STRIKE, None)
+def placed(out: Outcome, worm: Worm, command: Fire) -> None:
+    """Mine and dynamite: set down next to the worm, never thrown up (§5 HGT +0/-ALL)."""
+    if command.weapon == "mine":
+        place_mine(out, worm, command)
+    else:
+        dynamite(out, worm, command)
 
 
-@weapon("mine")
 def place_mine(out: Outcome, worm: Worm, command: Fire) -> None:
     """RNG 1, HGT +0/-ALL; the player chooses the type (v2.1); on a worm it goes off at
     once, on a crate it booby-traps it (§9); a card's square cannot take a mine."""
@@ -220,7 +154,6 @@ def place_mine(out: Outcome, worm: Worm, command: Fire) -> None:
         mine_onto_crate(out, square)
 
 
-@weapon("dynamite")
 def dynamite(out: Outcome, worm: Worm, command: Fire) -> None:
     """RNG 1 (or the worm's own square), HGT +0/-ALL; the fuse burns while the worm retreats
     (2 extra squares) and it explodes when the turn ends (ruling W-R9)."""
@@ -230,3 +163,11 @@ def dynamite(out: Outcome, worm: Worm, command: Fire) -> None:
     if out.state.height(square) > out.state.height(worm.square):
         raise RuleViolation("§5", f"{name(square)} is higher than your worm; dynamite is dropped, not thrown up.")
     out.emit(ev.DynamitePlaced(square[0], square[1]))
+
+
+BY_DELIVERY: dict[Delivery, Handler] = {
+    Delivery.AIMED: aimed,
+    Delivery.THROWN: thrown,
+    Delivery.AIR: from_the_air,
+    Delivery.PLACED: placed,
+}

@@ -1,5 +1,7 @@
-"""Super weapons of §5 (crates only): nuclear bomb, armageddon, concrete donkey, super
-banana bomb, sheep strike, scales of justice."""
+"""The weapons that do something of their own (§5; ``Delivery.SPECIAL``): the prod and
+the fire punch, and the super weapons (crates only): nuclear bomb, armageddon, concrete
+donkey, super banana bomb, sheep strike, scales of justice. Each registers its handler by
+name (``games.worms.arsenal``)."""
 
 from __future__ import annotations
 
@@ -7,26 +9,57 @@ from games.base import RuleViolation
 from games.worms import events as ev
 from games.worms.aim import parse_direction, target_square
 from games.worms.arsenal import weapon
-from games.worms.blast import Impact, resolve, shot_blast
-from games.worms.board import Direction, Square, all_squares, away, name, on_board, ring, step
+from games.worms.blast import Impact, push_drum, push_mine, push_worm, resolve, set_off, shot_blast
+from games.worms.blast_specs import center_land, doubled, ring_land
+from games.worms.board import (
+    ORTHOGONAL,
+    Direction,
+    Square,
+    all_squares,
+    away,
+    name,
+    on_board,
+    ring,
+    step,
+)
 from games.worms.commands import Fire
-from games.worms.explosions import Blast, Ring, crate_sheep, doubled
+from games.worms.deliveries import adjacent_target, landing
+from games.worms.items import blast_of
 from games.worms.outcome import Outcome
 from games.worms.state import Worm
-from games.worms.weapons_standard import aimed
+from games.worms.water import drown_flooded, raise_water
 
-ARMAGEDDON = Blast(
-    "meteorite", (60, 75), center_land=2, center_push=2, center_throw=2,
-    rings=(Ring(1, (35, 35), land=1, push=1, throw=1),),
-)
-BANANA = Blast(
-    "super banana bomb", (60, 75), center_land=2, center_push=2, center_throw=2,
-    rings=(Ring(1, (35, 35), land=1, push=1, throw=1),),
-)
-SHEEP_STRIKE = Blast(
-    "sheep strike", (60, 75), center_land=2, center_push=2, center_throw=2,
-    rings=(Ring(1, (35, 35), land=1, push=1, throw=1),),
-)
+
+@weapon("prod")
+def prod(out: Outcome, worm: Worm, command: Fire) -> None:
+    """RNG 1, HGT +0/-1, push 1 in the direction of the shot, knocks 1 into the air; moves
+    oil drums without blowing them up; sets mines off where they land."""
+    square = adjacent_target(worm, command.target, "prod", own_square=False)
+    direction = next(d for d in ORTHOGONAL if step(worm.square, d) == square)
+    diff = out.state.height(square) - out.state.height(worm.square)
+    if not -1 <= diff <= 0:
+        return  # hits the wall above, or swings over the land below: nothing happens
+    power = out.power
+    target = out.state.worm_at(square)
+    if target is not None:
+        push_worm(out, target.id, direction, power, power)
+    elif out.state.drum_at(square) is not None:
+        push_drum(out, square, direction, power, power)
+    elif out.state.mine_at(square) is not None:
+        push_mine(out, square, direction, power, power, detonate=True)
+
+
+@weapon("fire_punch")
+def fire_punch(out: Outcome, worm: Worm, command: Fire) -> None:
+    """RNG 1, HGT +5/-0: the square next to the worm, up to 5 higher, not lower; 30 damage,
+    pushed 3 in the direction of the punch and knocked 3 into the air."""
+    square = adjacent_target(worm, command.target, "fire punch", own_square=False)
+    direction = next(d for d in ORTHOGONAL if step(worm.square, d) == square)
+    diff = out.state.height(square) - out.state.height(worm.square)
+    if 0 <= diff <= 5:
+        shot_blast(out, square, blast_of("fire_punch"), direction)
+
+
 METEORITES = 25
 CLUSTERS = 4
 
@@ -34,8 +67,6 @@ CLUSTERS = 4
 @weapon("nuclear_bomb")
 def nuclear_bomb(out: Outcome, worm: Worm, command: Fire) -> None:
     """Every worm but the firer is poisoned, team-mates too; then the water rises by 2."""
-    from games.worms.environment import raise_water
-
     for bubble in out.state.bubbles:  # §5 BUBBLE TROUBLE: the nuclear bomb sinks it (W-R44)
         out.emit(ev.BubbleGone(bubble.x, bubble.y, "sunk"))
     for other in out.state.worms:
@@ -53,7 +84,7 @@ def armageddon(out: Outcome, worm: Worm, command: Fire) -> None:
         square = out.dice.choice(f"armageddon: square of meteorite {n} of {METEORITES}", squares)
         if out.state.is_water(square):
             continue
-        shot_blast(out, square, ARMAGEDDON, None)
+        shot_blast(out, square, blast_of("armageddon"), None)
 
 
 @weapon("concrete_donkey")
@@ -72,26 +103,9 @@ def concrete_donkey(out: Outcome, worm: Worm, command: Fire) -> None:
     changes = tuple(ev.SquareHeight(s[0], s[1], level) for s in squares if out.state.height(s) > level)
     if changes:
         out.emit(ev.LandLowered(changes))
-    state = out.state
+    drown_flooded(out, squares, explosives=False)
     for s in squares:
-        victim = state.worm_at(s)
-        if victim is not None:
-            out.emit(ev.WormDied(victim.id, "drowned"))
-        if state.mine_at(s) is not None:
-            out.emit(ev.ObjectSank(s[0], s[1], "mine"))
-        if state.card_at(s) is not None:
-            out.emit(ev.CardGone(s[0], s[1], "drowned"))
-    from games.worms.explosions import OIL_DRUM, blast
-
-    for s in squares:
-        if out.state.drum_at(s) is not None:
-            out.emit(ev.DrumExploded(s[0], s[1]))
-            blast(out, s, OIL_DRUM)
-        crate = out.state.crate_at(s)
-        if crate is not None:
-            out.emit(ev.CrateDestroyed(s[0], s[1]))
-            blast(out, s, OIL_DRUM)
-            crate_sheep(out, s, crate.contents)
+        set_off(out, s)
 
 
 @weapon("super_banana_bomb")
@@ -99,17 +113,18 @@ def super_banana_bomb(out: Outcome, worm: Worm, command: Fire) -> None:
     """RNG 4, HGT +4/-ALL: a dynamite-strength blast where it lands, then 4 clusters on 4
     different random squares of the 16 at distance 2 (on the board), one after another,
     each pushing away from the first blast (ruling W-R33)."""
-    landing = aimed(out, worm, command)
-    if landing is None:
+    landed = landing(out, worm, command)
+    if landed is None:
         return
-    center, direction, _ = landing
-    shot_blast(out, center, BANANA, direction)
+    center, direction, _ = landed
+    banana = blast_of("super_banana_bomb")
+    shot_blast(out, center, banana, direction)
     squares = list(ring(center, 2))
     for n in range(1, CLUSTERS + 1):
         if not squares:
             break
         square = squares.pop(out.dice.roll(f"super banana cluster {n}: which square at distance 2", 0, len(squares) - 1))
-        shot_blast(out, square, BANANA, away(center, square))
+        shot_blast(out, square, banana, away(center, square))
 
 
 def sheep_strike_squares(text: str) -> tuple[list[Square], Direction]:
@@ -142,14 +157,13 @@ def sheep_strike(out: Outcome, worm: Worm, command: Fire) -> None:
     land 1 from the first sheep that reaches it) and pushed away from all the sheep that
     reach it, so a worm between two sheep is not moved."""
     centers, _ = sheep_strike_squares(f"{command.target} {command.mine_type}".strip())
-    spec = doubled(SHEEP_STRIKE, out.power)
+    spec = doubled(blast_of("sheep_strike"), out.power)
     ring_spec = spec.rings[0]
     state = out.state
     hits: list[Impact] = []
     for n, c in enumerate(centers, start=1):
         out.emit(ev.Exploded(c[0], c[1], spec.source))
-        h = state.height(c)
-        land = max(0, h - spec.center_land) if h > 0 else None
+        land = center_land(state.height(c), spec)
         hits.append(Impact(c, f"sheep {n}", spec.center_damage, land, spec.center_push, None,
                            spec.center_throw, 0, True))
     seen = set(centers)
@@ -160,7 +174,7 @@ def sheep_strike(out: Outcome, worm: Worm, command: Fire) -> None:
                 continue
             seen.add(s)
             a = state.height(s)
-            land = max(0, a - ring_spec.land, h - ring_spec.land) if a > 0 and a >= h - ring_spec.land else None
+            land = ring_land(h, a, ring_spec)
             sx = sy = 0
             for other in centers:
                 if max(abs(other[0] - s[0]), abs(other[1] - s[1])) == 1:
@@ -168,7 +182,7 @@ def sheep_strike(out: Outcome, worm: Worm, command: Fire) -> None:
                     sy += (s[1] > other[1]) - (s[1] < other[1])
             direction = away((0, 0), (sx, sy))
             push = ring_spec.push if direction is not None else 0
-            hits.append(Impact(s, "ring 1", ring_spec.damage, None if land == a else land, push, direction,
+            hits.append(Impact(s, "ring 1", ring_spec.damage, land, push, direction,
                                ring_spec.throw, 0, h - 1 <= a <= h + 1, held=direction is None))
     head = hits[: len(centers)]
     rest = sorted(hits[len(centers):], key=lambda i: (i.square[1], i.square[0]))
