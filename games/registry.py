@@ -1,4 +1,5 @@
-"""The rulesets this installation ships, by name and version."""
+"""The rulesets this installation ships, by name and version: the one place a ruleset is
+registered (pages of its own, if any, are a Django app in INSTALLED_APPS)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from games.base import Registry
 
 @cache
 def default_registry() -> Registry:
+    from games.parties import RULESET as PARTIES
+    from games.wormlord import RULESET as WORMLORD
     from games.worms import RULESET as WORMS
 
-    return Registry().register(WORMS)
+    return Registry().register(WORMS).register(WORMLORD).register(PARTIES)

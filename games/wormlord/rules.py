@@ -50,7 +50,9 @@ class WormlordRuleset(Ruleset):
     event_types: ClassVar[tuple[type[Event], ...]] = ev.EVENT_TYPES
     state_type: ClassVar[type] = WormlordState
     settings_type: ClassVar[type] = Settings
-    records_rejections: ClassVar[bool] = True
+    #: A refusal is answered to the player at once and not kept: in a real-time game every
+    #: early click would otherwise leave a record in the append-only log (WL-R16).
+    records_rejections: ClassVar[bool] = False
     #: a real-time game has no per-turn deadline (WL-R10): nothing is ever played for a seat
     deadline_policies: ClassVar[tuple[str, ...]] = ("none",)
     turn_limits: ClassVar[TurnLimits] = signup.ROUND_LIMITS

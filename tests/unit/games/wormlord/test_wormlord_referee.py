@@ -80,12 +80,14 @@ def test_an_early_knot_is_refused_through_the_referee_with_the_wait() -> None:
     view = referee.view(info.id, Viewer.for_seat(1))["position"]
     assert view["starts_at_ms"] == clock.ms + 3000
     clock.advance(3500)  # after NOW, but the first knot is still being tied
+    before = referee.store.last_seq(info.id)
     try:
         referee.handle(info.id, command_type="Conquer", payload={"square": "d2"}, actor=Actor.player(1))
     except RuleViolation as exc:
         assert exc.rule == "§3.3" and "wait 2.5 s" in exc.message
     else:
         raise AssertionError("an early knot was accepted")
+    assert referee.store.last_seq(info.id) == before  # WL-R16: a refusal leaves no record
     clock.advance(2500)
     referee.handle(info.id, command_type="Conquer", payload={"square": "d2"}, actor=Actor.player(1))
     assert referee.verify(info.id).ok
