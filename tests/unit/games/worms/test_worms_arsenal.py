@@ -38,6 +38,20 @@ def test_every_weapon_of_section_5_has_a_handler() -> None:
     assert all(handler_of(n) is None for n, s in ITEMS.items() if s.category is Category.UTILITY)
 
 
+def test_every_weapon_has_one_entry_with_its_delivery_and_blast() -> None:
+    from games.worms.items import Delivery
+
+    for name, spec in ITEMS.items():
+        if spec.category is Category.UTILITY:
+            assert spec.delivery is None and spec.blast is None, name
+            continue
+        assert spec.delivery is not None, name
+        if spec.delivery in (Delivery.AIMED, Delivery.THROWN, Delivery.AIR, Delivery.WALKER):
+            assert spec.blast is not None, name
+        if spec.delivery is Delivery.WALKER:
+            assert spec.reach is not None and spec.straight_only, name
+
+
 def test_w5_range_counts_a_diagonal_step_as_two() -> None:
     assert distance(parse_square("c3"), parse_square("d4")) == 2
     assert distance(parse_square("c3"), parse_square("e4")) == 3
