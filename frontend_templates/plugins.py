@@ -129,7 +129,7 @@ class RulesetPages:
     # --- the join page ------------------------------------------------------------------
 
     def signup(self, game: Any, rules: Ruleset, posted: Mapping[str, str]) -> Panel | None:
-        """The sign-up order's form on the join page (Worms: the shopping list), or None."""
+        """The sign-up order's form on the join page (a shopping list, a secret pick), or None."""
         return None
 
     def signup_order(self, game: Any, rules: Ruleset, posted: Mapping[str, str]) -> dict[str, Any] | None:
