@@ -4,7 +4,7 @@ order list for one team from what that team sees, with dice for its random choic
 from __future__ import annotations
 
 from games.dice import Dice
-from games.lggwg.board import DIRECTION_NAMES, DIRECTIONS, distance, name
+from games.lggwg.board import DIRECTION_NAMES, DIRECTIONS, distance, line_squares, name
 from games.lggwg.sight import team_sight
 from games.lggwg.state import LggwgState, Order, Unit
 
@@ -17,12 +17,20 @@ def _toward(unit: Unit, target: tuple[int, int]) -> str:
 
 def bot_orders(state: LggwgState, seat: int, dice: Dice) -> tuple[Order, ...]:
     """Each soldier (in id order): fire at the nearest enemy the team sees when it is in
-    range, else step toward it (or a random way) firing on the way; Miners step and mine."""
+    range and no unit of ours is in the way, then step toward it; else step toward it (or a
+    random way) with an opportunity move. The Executive stays put (shooting or on
+    opportunity fire); Miners step or stab, and mine."""
     team = state.team(seat)
     if team is None or team.out:
         return ()
     sight = team_sight(state, seat)
     enemies = [u for u in state.units if u.team and u.team != seat and u.type.soldier and u.square in sight]
+    own = {u.square for u in state.units_of(seat)}
+
+    def clear(unit: Unit, target: Unit) -> bool:
+        """No unit of ours stands on the line (what the bot may know: its own units)."""
+        return not any(sq in own for sq in line_squares(unit.square, target.square)[:-1])
+
     orders: list[Order] = []
     for unit in sorted(state.units_of(seat), key=lambda u: u.id):
         if not unit.type.soldier:
@@ -39,8 +47,12 @@ def bot_orders(state: LggwgState, seat: int, dice: Dice) -> tuple[Order, ...]:
                 orders.append(Order("move", unit.id, way))
             if unit.mines:
                 orders.append(Order("mine", unit.id))
-        elif near is not None and distance(unit.square, near.square) <= unit.type.range:
-            orders += [Order("fire", unit.id, name(near.square)), Order("move", unit.id, way)]
+        elif near is not None and distance(unit.square, near.square) <= unit.type.range and clear(unit, near):
+            orders.append(Order("fire", unit.id, name(near.square)))
+            if unit.kind != "E":
+                orders.append(Order("move", unit.id, way))
+        elif unit.kind == "E":
+            orders.append(Order("opp", unit.id))
         else:
             orders.append(Order("oppmove", unit.id, way))
     return tuple(orders) or (Order("hold"),)

@@ -37,7 +37,6 @@ from games.lggwg.units import (
     SPLASH,
 )
 
-
 DAMAGEABLE = frozenset({Terrain.DOOR, Terrain.LOCKED_DOOR, Terrain.CRATE, Terrain.NUCLEAR_CRATE, Terrain.HEALTH_PACK})
 
 
