@@ -36,23 +36,25 @@ def bot_orders(state: LggwgState, seat: int, dice: Dice) -> tuple[Order, ...]:
         if not unit.type.soldier:
             continue
         near = min(enemies, key=lambda e: (distance(unit.square, e.square), e.id), default=None)
-        if near is not None and near.square != unit.square:
-            way = _toward(unit, near.square)
-        else:
-            way = DIRECTION_NAMES[dice.roll(f"bot {unit.id} direction", 0, 7)]
+
+        def way(unit: Unit = unit, near: Unit | None = near) -> str:
+            if near is not None and near.square != unit.square:
+                return _toward(unit, near.square)
+            return DIRECTION_NAMES[dice.roll(f"bot {unit.id} direction", 0, 7)]
+
         if unit.kind == "N":
             if near is not None and distance(unit.square, near.square) <= 1:
                 orders.append(Order("fire", unit.id, name(near.square)))
             else:
-                orders.append(Order("move", unit.id, way))
+                orders.append(Order("move", unit.id, way()))
             if unit.mines:
                 orders.append(Order("mine", unit.id))
         elif near is not None and distance(unit.square, near.square) <= unit.type.range and clear(unit, near):
             orders.append(Order("fire", unit.id, name(near.square)))
             if unit.kind != "E":
-                orders.append(Order("move", unit.id, way))
+                orders.append(Order("move", unit.id, way()))
         elif unit.kind == "E":
             orders.append(Order("opp", unit.id))
         else:
-            orders.append(Order("oppmove", unit.id, way))
+            orders.append(Order("oppmove", unit.id, way()))
     return tuple(orders) or (Order("hold"),)
