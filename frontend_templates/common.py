@@ -10,7 +10,7 @@ from django.http import Http404, HttpRequest
 
 from frontend_templates import queries
 from frontend_templates.plugins import Page, RulesetPages, pages_for
-from games.base import PUBLIC, Viewer, ViewerKind
+from games.base import PUBLIC, Result, Ruleset, Viewer, ViewerKind
 from referee import lobby, selectors
 from referee.errors import GameNotFound
 from referee.models import Game, Seat
@@ -33,7 +33,7 @@ def viewer(request: HttpRequest, game: Game, *, as_moderator: bool = False) -> V
 
 
 def my_seat(request: HttpRequest, game: Game) -> Seat | None:
-    return queries.seat_of_user(game=game, user=request.user)
+    return selectors.seat_get(game_id=str(game.pk), user=request.user)
 
 
 def state(game: Game, who: Viewer) -> dict[str, Any] | None:
@@ -54,14 +54,32 @@ def seat_names(game: Game) -> dict[int, str]:
     return queries.seat_names_get(game=game)
 
 
+def rules(game: Game) -> Ruleset:
+    return selectors.ruleset_get(game_id=str(game.pk))
+
+
+def result(game: Game) -> Result:
+    """``Ruleset.result`` of the current position (public by the contract); an open game
+    has none yet."""
+    data = selectors.game_result_get(game_id=str(game.pk))
+    if data is None:
+        return Result(finished=False)
+    return Result(
+        finished=data["finished"], winners=tuple(data["winners"]),
+        ranking=tuple(tuple(place) for place in data["ranking"]),
+        scores=tuple((int(seat), score) for seat, score in data["scores"].items()),
+        draw=data["draw"], summary=data["summary"],
+    )
+
+
 def pages(game: Game) -> RulesetPages:
     return pages_for(game.ruleset)
 
 
 def page_for(request: HttpRequest, game: Game, data: dict[str, Any], *, seat: Seat | None, who: Viewer) -> Page:
     return Page(
-        game=game, rules=queries.ruleset_of(game=game), position=data["position"], seq=data["seq"],
+        game=game, rules=rules(game), position=data["position"], seq=data["seq"],
         clock=data["clock"], seat=seat.number if seat else None, names=seat_names(game),
-        moderator=is_moderator_view(who), result=queries.game_result_get(game=game),
+        moderator=is_moderator_view(who), result=result(game),
         query={k: v for k, v in request.GET.items()}, form_key=uuid.uuid4().hex,
     )

@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 
-from frontend_templates import common, queries
+from frontend_templates import common
 from games.base import PUBLIC
 from referee import selectors
 from referee.models import Game
@@ -30,12 +30,12 @@ def bbcode_text(game: Game, image_url: str) -> str | None:
     data = common.public_state(game)
     if data is None:
         return None
-    rules = queries.ruleset_of(game=game)
+    rules = common.rules(game)
     records = selectors.game_events_list(game_id=str(game.pk), viewer=PUBLIC)
     return common.pages(game).forum_post(
         game_name=game.name, title=rules.title or rules.name, position=data["position"], records=records,
         deadline=data["clock"].get("deadline"), image_url=image_url, names=common.seat_names(game),
-        result=queries.game_result_get(game=game), waiting_for=data["clock"].get("waiting_for") or [],
+        result=common.result(game), waiting_for=data["clock"].get("waiting_for") or [],
     )
 
 

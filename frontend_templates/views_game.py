@@ -13,7 +13,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from frontend_templates import common, orders, queries
+from frontend_templates import common, orders
 from frontend_templates.plugins import OrderFormError, render_panel
 from games.base import RuleViolation
 from referee import lobby, selectors
@@ -57,7 +57,7 @@ def order(request: HttpRequest, game_id: str) -> HttpResponse:
     here) becomes (command_type, payload) and goes to the referee."""
     game = common.game_or_404(request, game_id)
     try:
-        command_type, payload = common.pages(game).order_from_post(queries.ruleset_of(game=game), request.POST)
+        command_type, payload = common.pages(game).order_from_post(common.rules(game), request.POST)
     except OrderFormError as exc:
         messages.error(request, f"Refused: {exc}")
     else:

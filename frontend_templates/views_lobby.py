@@ -15,8 +15,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from frontend_templates import queries
-from frontend_templates.common import game_or_404, pages
+from frontend_templates import common, queries
 from frontend_templates.generic_text import result_text
 from frontend_templates.plugins import render_panel
 from games.base import Ruleset, RuleViolation
@@ -52,9 +51,9 @@ def profile(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def join(request: HttpRequest, game_id: str) -> HttpResponse:
-    game = game_or_404(request, game_id)
-    rules = queries.ruleset_of(game=game)
-    plugin = pages(game)
+    game = common.game_or_404(request, game_id)
+    rules = common.rules(game)
+    plugin = common.pages(game)
     context: dict[str, Any] = {
         "game": game, "title": rules.title or rules.name,
         "signup": render_panel(request, plugin.signup(game, rules, request.POST), game=game),
@@ -148,7 +147,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
         clock = selectors.game_clock_get(game_id=str(game.pk)) if game.status == Game.Status.ACTIVE else {}
         waiting = clock.get("waiting_for") or []
         names = queries.seat_names_get(game=game)
-        result = queries.game_result_get(game=game) if game.status == Game.Status.FINISHED else None
+        result = common.result(game) if game.status == Game.Status.FINISHED else None
         rows.append({
             "game": game, "seat": seat, "my_turn": seat.number in waiting,
             "whose": ", ".join(names.get(n, f"seat {n}") for n in waiting) or "—",
