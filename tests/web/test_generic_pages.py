@@ -129,8 +129,14 @@ def test_rolling_and_holding_through_the_generic_order_url_plays_the_game_to_its
         services.game_run_pending(game_id=str(table.game.pk))
         table.game.refresh_from_db()
     assert table.game.status == Game.Status.FINISHED
+    winner = next(s for s in table.seats if s.number == table.position()["winner"])
     html = Client().get(f"/games/{table.game.pk}/").content.decode()
     assert "<strong>Game over.</strong>" in html and 'id="play"' not in html
+    assert f'<strong id="winner">{winner.name}</strong>' in html  # from rules.result
+    assert f"Won by {winner.name}." in table.client(winner).get("/my/").content.decode()
+    assert "you won" in table.client(winner).get("/my/").content.decode()
+    text = Client().get(f"/games/{table.game.pk}/forum/?format=txt").content.decode()
+    assert f"[b]Game over[/b]: Won by {winner.name}." in text
 
 
 def test_an_order_out_of_turn_is_refused_with_the_rule():
