@@ -37,7 +37,7 @@ def is_stuck(state: WormsState, seat: int) -> bool:
     worms = state.worms_of(seat)
     if any(can_step(state, w.square, seat) or can_hit(state, w) for w in worms):
         return False
-    known = known_to(state, seat)
+    known = known_position(state, seat)
     if any(can_move_with_utility(known, w) for w in worms):
         return False
     team = known.team(seat)
@@ -53,7 +53,7 @@ def is_stalemate(state: WormsState) -> bool:
     return bool(state.worms) and all(is_stuck(state, t.seat) for t in state.active_teams())
 
 
-def known_to(state: WormsState, seat: int) -> WormsState:
+def known_position(state: WormsState, seat: int) -> WormsState:
     """The position as the team may know it: other teams' invisible worms left out (§11),
     crates without their contents or booby traps (§9)."""
     worms = tuple(w for w in state.worms if w.visible or w.seat == seat)

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from games.base import RuleViolation
 from games.worms import events as ev
-from games.worms import weapons_special
-from games.worms.arsenal import HANDLERS, Handler
+from games.worms.arsenal import Handler
 from games.worms.commands import Fire
 from games.worms.deliveries import BY_DELIVERY
 from games.worms.invisibility import reveal
@@ -17,9 +16,7 @@ from games.worms.outcome import Outcome
 from games.worms.state import Stock, WormProgress
 from games.worms.turn import MOVES_PER_WORM, acting_seat, check_may_act, own_worm
 from games.worms.walkers import WALKERS
-
-#: the special handlers register themselves when their module is imported
-SPECIAL = weapons_special
+from games.worms.weapons_special import SPECIAL
 
 
 def handler_of(weapon: str) -> Handler | None:
@@ -30,7 +27,7 @@ def handler_of(weapon: str) -> Handler | None:
     if spec.delivery is Delivery.WALKER:
         return WALKERS.get(weapon)
     if spec.delivery is Delivery.SPECIAL:
-        return HANDLERS.get(weapon)
+        return SPECIAL.get(weapon)
     return BY_DELIVERY.get(spec.delivery)
 
 

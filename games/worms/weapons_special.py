@@ -8,7 +8,7 @@ from __future__ import annotations
 from games.base import RuleViolation
 from games.worms import events as ev
 from games.worms.aim import parse_direction, target_square
-from games.worms.arsenal import weapon
+from games.worms.arsenal import HANDLERS, weapon
 from games.worms.blast import Impact, push_drum, push_mine, push_worm, resolve, set_off, shot_blast
 from games.worms.blast_specs import center_land, doubled, ring_land
 from games.worms.board import (
@@ -210,3 +210,5 @@ def scales_of_justice(out: Outcome, worm: Worm, command: Fire) -> None:
                 out.emit(ev.WormDamaged(w.id, w.health - new, new, "scales of justice"))
 
 
+#: every handler above, registered by name as its module was read
+SPECIAL = HANDLERS
