@@ -258,5 +258,5 @@ def test_private_events_are_for_one_seat_or_the_moderators() -> None:
         assert event.audience().kind is AudienceKind.SEATS and event.audience().seat == 1, event
     for event in (ev.CrateFilled(1, 1, ()), ev.CardDropped(Card(1, 1))):
         assert event.audience().kind is AudienceKind.MODERATORS, event
-    for event in (ev.WormMoved("A1", 2, 2), ev.CrateBoobyTrapped(1, 1), ev.Teleported("A1", 1, 2, 2, True)):
+    for event in (ev.WormMoved("A1", 2, 2), ev.CrateBoobyTrapped(1, 1), ev.MineJoinedCrate(1, 1), ev.Teleported("A1", 1, 2, 2, True)):
         assert event.audience().kind is AudienceKind.EVERYONE, event
