@@ -13,7 +13,7 @@ from referee.models import DueWork, Event, Game
 from tests.factories import GameFactory, SeatFactory
 from tests.integration.test_celery_worker import Worker, _reset_producer_pool, wait_for
 
-pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db]
+pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
 
 @pytest.fixture
@@ -32,6 +32,22 @@ def real_time_worker(committed, monkeypatch):
         worker.stop()
         app.conf.task_always_eager, app.conf.broker_url = saved
         _reset_producer_pool()
+
+
+@pytest.mark.django_db
+def test_a_round_timer_is_a_pending_at_row_due_when_the_round_ends():
+    """(Also makes pytest-django create the test database for the committed tests here.)"""
+    from referee import scheduling
+
+    game = GameFactory(ruleset="countdown", settings={"rounds": 1, "round_ms": 5000}, turn_limit_seconds=60)
+    SeatFactory(game=game)
+    services.game_start(game=game)
+    services.game_run_pending(game_id=str(game.pk))  # on_commit does not fire inside the test's transaction
+    row = DueWork.objects.get(game=game, kind=DueWork.Kind.AT)
+    ends = Event.objects.get(game=game, type="RoundStarted").payload["ends_at_ms"]
+    assert (row.key, row.status) == ("round:1:end", "pending")
+    assert int(row.due_at.timestamp() * 1000) == ends
+    assert scheduling.timer_horizon().total_seconds() >= 5
 
 
 def test_a_round_clock_ends_through_its_eta_without_a_sweep(real_time_worker):
