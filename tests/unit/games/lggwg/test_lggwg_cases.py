@@ -37,3 +37,21 @@ def test_catalogue_document_is_up_to_date() -> None:
     assert DOC.read_text(encoding="utf-8") == render_markdown(CASES), (
         "docs/cases/lggwg.md is stale: run python tests/unit/games/lggwg/lggwg_casebook.py"
     )
+
+
+def test_every_ruling_is_pinned_by_cases_that_exist_and_every_cited_ruling_exists() -> None:
+    import re
+
+    rulings = (DOC.parents[1] / "rulings" / "lggwg.md").read_text(encoding="utf-8")
+    entries = re.findall(r"^### (L-R\d+) .*?^- Pinned by: ([^\n]*)$", rulings, flags=re.M | re.S)
+    assert entries and len(entries) == rulings.count("\n### L-R"), "every ruling has a Pinned by line"
+    ids = {c.id for c in CASES}
+    for ruling, pinned in entries:
+        cited = set(re.findall(r"\bL(\d+)\b", pinned.replace("L-R", "")))
+        for lo, hi in re.findall(r"\bL(\d+)–L(\d+)\b", pinned):
+            cited |= {str(n) for n in range(int(lo), int(hi) + 1)}
+        assert all(f"L{n}" in ids for n in cited), f"{ruling} cites a case that does not exist: {pinned}"
+    defined = {r for r, _ in entries}
+    for case in CASES:
+        for ruling in re.findall(r"L-R\d+", case.ruling):
+            assert ruling in defined, f"{case.id} cites {ruling}, which docs/rulings/lggwg.md does not define"
