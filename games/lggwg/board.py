@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import enum
 import re
-from functools import cache
+from functools import lru_cache
 
 Square = tuple[int, int]
 
@@ -20,7 +20,7 @@ DIRECTION_NAMES = tuple(DIRECTIONS)
 
 
 class Terrain(enum.StrEnum):
-    """One character per square, as in the map files and the notation (§6)."""
+    """One character per square, as in the map files and the notation (§5)."""
 
     FLOOR = "."
     WALL = "#"
@@ -41,7 +41,7 @@ OPAQUE = frozenset({Terrain.WALL, Terrain.DOOR, Terrain.LOCKED_DOOR})
 #: Squares a bullet stops at (besides units): everything but floor, open doors and windows.
 SOLID = frozenset({Terrain.WALL, Terrain.DOOR, Terrain.LOCKED_DOOR, Terrain.CRATE,
                    Terrain.NUCLEAR_CRATE, Terrain.HEALTH_PACK})
-#: What a Firebot's fireball cannot pass (§6: hardened objects and walls).
+#: What a Firebot's fireball cannot pass (§5: hardened objects and walls).
 HARD = frozenset({Terrain.WALL, Terrain.LOCKED_DOOR, Terrain.NUCLEAR_CRATE})
 
 
@@ -88,7 +88,7 @@ def neighbours(square: Square, radius: int = 1) -> tuple[Square, ...]:
 Crossing = tuple[Square, tuple[Square, ...]]
 
 
-@cache
+@lru_cache(maxsize=16384)
 def line(a: Square, b: Square) -> tuple[Crossing, ...]:
     """The squares the segment from the centre of ``a`` to the centre of ``b`` crosses, in
     order, without ``a`` and with ``b`` (L-R11).

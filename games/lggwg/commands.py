@@ -18,7 +18,7 @@ class SubmitOrders(Command):
 
 @dataclass(frozen=True, kw_only=True)
 class ResolveAtDeadline(Command):
-    """§3: the deadline passed: the referee gives each team in ``missed`` all holds
+    """§8: the deadline passed: the referee gives each team in ``missed`` all holds
     (policy "hold") or the bot's list (policy "bot"), then the turn resolves (L-R14)."""
 
     turn: int = 0

@@ -103,7 +103,7 @@ class UnitDied(Event):
 
 @dataclass(frozen=True)
 class UnitHealed(Event):
-    """§6 Health packs: up to 5 hit points back."""
+    """§5 Health packs: up to 5 hit points back."""
 
     unit: str
     amount: int
@@ -113,7 +113,7 @@ class UnitHealed(Event):
 
 @dataclass(frozen=True)
 class TerrainChanged(Event):
-    """§6: a door opens, a crate or health pack is gone, a hardened object wears."""
+    """§5: a door opens, a crate or health pack is gone, a hardened object wears."""
 
     square: tuple[int, int]
     terrain: str
@@ -123,7 +123,7 @@ class TerrainChanged(Event):
 
 @dataclass(frozen=True)
 class Exploded(Event):
-    """§4/§6: a blast (crate, nuclear crate, dying Executive or Firebot)."""
+    """§4/§5: a blast (crate, nuclear crate, dying Executive or Firebot)."""
 
     square: tuple[int, int]
     radius: int
@@ -161,7 +161,7 @@ class OrderResolved(Event):
 
 @dataclass(frozen=True)
 class TeamOut(Event):
-    """§1/§4: a team whose Executive died, or that forfeited, is out of the game."""
+    """§4/§7: a team whose Executive died, or that forfeited, is out of the game."""
 
     team: int
     reason: str
@@ -170,7 +170,7 @@ class TeamOut(Event):
 
 @dataclass(frozen=True)
 class GameEnded(Event):
-    """§1: the game is over; the last team standing scores all the flags (§4 Flag)."""
+    """§1/§7: the game is over; the last team standing scores all the flags (§4 Flag)."""
 
     reason: str
     scores: tuple[tuple[int, int], ...]

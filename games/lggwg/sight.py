@@ -1,4 +1,4 @@
-"""Line of sight and fog (§5 of the rulings, L-R11/L-R12).
+"""Line of sight and fog (§6, rulings L-R11/L-R12).
 
 A square is seen from a unit when it lies within the unit's sight (king moves) and no square
 the line crosses before it is opaque (walls, closed doors, locked doors; at a corner only
@@ -41,7 +41,7 @@ def _disc(width: int, height: int, x: int, y: int, radius: int) -> tuple[Square,
 _OPAQUE_CHARS = "".join(t.value for t in OPAQUE)
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=2048)
 def _sight_from(terrain: tuple[str, ...], x: int, y: int, radius: int) -> frozenset[Square]:
     """Sight depends only on the terrain and where the eye is: cached (positions repeat)."""
     def blocks(sq: Square) -> bool:

@@ -1,4 +1,4 @@
-"""What a viewer may know (§6 of the rulings: L-R11, L-R12, L-R21).
+"""What a viewer may know (§6, rulings L-R11, L-R12, L-R21).
 
 A team sees its own units and mines, and whatever its living units and flags see now;
 it is shown the terrain it remembers elsewhere ("?" where it never looked). Everyone

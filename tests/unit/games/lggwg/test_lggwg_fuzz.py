@@ -126,3 +126,26 @@ def test_a_whole_bot_game_through_the_referee_verifies() -> None:
     report = referee.verify(info.id)
     assert report.ok, report.first_problem()
     assert RULESET.result(state).finished
+
+
+def test_the_bot_writes_the_same_list_from_a_seat_view_as_from_the_position() -> None:
+    from games.base import Viewer
+    from games.lggwg.bot import bot_orders, bot_orders_from_view
+
+    state = started("cross", 4, "view-bot", max_turns=6)
+    seq = 2
+    compared = 0
+    while not RULESET.is_finished(state):
+        for seat in sorted(RULESET.to_act(state)):
+            view = RULESET.view(state, Viewer.for_seat(seat))
+            from_state = bot_orders(state, seat, SeededDice(SEED, "vb", seq))
+            from_view = bot_orders_from_view(view, SeededDice(SEED, "vb", seq))
+            assert from_view == [{"kind": o.kind, "unit": o.unit, "target": o.target} for o in from_state]
+            compared += 1
+            events = RULESET.decide(state, SubmitOrders(actor=Actor.player(seat), orders=from_state),
+                                    SeededDice(SEED, "vb-play", seq))
+            state = RULESET.fold(state, events)
+            seq += 1
+            if RULESET.is_finished(state):
+                break
+    assert compared > 10
