@@ -6,6 +6,7 @@ COPY referee referee
 COPY games games
 COPY api api
 COPY frontend_templates frontend_templates
+COPY game_pages game_pages
 COPY manage.py ./
 RUN pip install --no-cache-dir . && mkdir -p /var/lib/referee \
     && DJANGO_DEBUG=1 python manage.py collectstatic --noinput

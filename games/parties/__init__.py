@@ -28,6 +28,7 @@ Modules: ``board`` (squares, directions, squeeze), ``settings``, ``state``, ``co
 Ruleset), ``bot`` (an example policy for HTTP bots).
 """
 
+from games.parties import notation as _notation  # noqa: F401  (installs the state's repr)
 from games.parties.rules import RULESET, PartiesRuleset
 
 __all__ = ["RULESET", "PartiesRuleset"]

@@ -185,3 +185,12 @@ def validate(state: PartiesState) -> list[str]:
     if state.ended and state.pending:
         problems.append("moves are pending in a finished game")
     return problems
+
+
+def _state_repr(self: PartiesState) -> str:
+    return f"parse({format_position(self)!r})"
+
+
+# A state prints as the notation it can be loaded from. Installed from here because this
+# module imports the state module (the package imports this one, so it is always in place).
+PartiesState.__repr__ = _state_repr  # type: ignore[method-assign]

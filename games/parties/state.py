@@ -43,10 +43,6 @@ class PartiesState:
     #: "" while playing; "united" or "tick cap" when over
     ended: str = ""
 
-    def __repr__(self) -> str:
-        from games.parties.notation import format_position
-
-        return f"parse({format_position(self)!r})"
 
     # --- lookups ------------------------------------------------------------------------
 

@@ -30,6 +30,7 @@ Modules: ``board`` squares and colours; ``maps`` (and ``maps/*.txt``); ``state``
 Rulings: docs/rulings/wormlord.md; cases: docs/cases/wormlord.md.
 """
 
+from games.wormlord import notation as _notation  # noqa: F401  (installs the state's repr)
 from games.wormlord.rules import RULESET, WormlordRuleset
 
 __all__ = ["RULESET", "WormlordRuleset"]

@@ -270,3 +270,12 @@ def _phase_problems(state: WormlordState) -> list[str]:
     if state.timing.round_ms is not None and state.phase is Phase.RUNNING and state.ends_at_ms is None:
         problems.append("a round under the time limit needs its end time")
     return problems
+
+
+def _state_repr(self: WormlordState) -> str:
+    return f"WormlordState({format_position(self)!r})"
+
+
+# A state prints as the notation it can be loaded from. Installed from here because this
+# module imports the state module (the package imports this one, so it is always in place).
+WormlordState.__repr__ = _state_repr  # type: ignore[method-assign]

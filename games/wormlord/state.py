@@ -92,10 +92,6 @@ class WormlordState:
     ended_at_ms: int | None = None
     timing: Timing = field(default_factory=Timing)
 
-    def __repr__(self) -> str:
-        from games.wormlord.notation import format_position
-
-        return f"WormlordState({format_position(self)!r})"
 
     # --- lookups ------------------------------------------------------------------------
 

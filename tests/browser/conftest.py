@@ -19,15 +19,6 @@ ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = "/usr/bin/chromium"
 
-# The Worms helpers moved from frontend_templates to the Worms page plug-in; the browser
-# test that still imports them by their old name finds them here until its owner updates
-# the import (``from game_pages.worms import ui``).
-import frontend_templates  # noqa: E402
-from game_pages.worms import ui as _worms_ui  # noqa: E402
-
-sys.modules.setdefault("frontend_templates.worms_ui", _worms_ui)
-frontend_templates.worms_ui = _worms_ui  # type: ignore[attr-defined]
-
 # Playwright's sync API runs an event loop in this thread; the ORM calls the tests make
 # between browser steps are ordinary blocking calls, so Django's async guard is relaxed.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")

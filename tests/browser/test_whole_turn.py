@@ -9,7 +9,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from frontend_templates import worms_ui as ui
+from game_pages.worms import ui
 from games.base import Viewer
 from referee import lobby, selectors, services
 from referee.models import Game
