@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import re
 
+from games.base import RuleViolation
 from games.lggwg.board import TERRAIN_CHARS, WALKABLE, Terrain, name, parse_square, rle, unrle
-from games.lggwg.orders import format_orders, parse_orders
+from games.lggwg.orders import check_orders, format_orders, parse_orders
 from games.lggwg.state import COLOURS, LggwgState, Mine, Phase, Team, Unit, Wear
 from games.lggwg.units import UNITS
 
@@ -255,4 +256,9 @@ def validate(state: LggwgState) -> list[str]:
             problems.append(f"the memory of team {t.colour} is not the size of the map")
         if t.orders and not t.submitted:
             problems.append(f"team {t.colour} has orders but has not submitted")
+        if state.phase is Phase.ORDERS and t.submitted and not t.out:
+            try:
+                check_orders(state, t.seat, t.orders)
+            except RuleViolation as exc:
+                problems.append(f"the list of team {t.colour} is refused: {exc.message}")
     return problems

@@ -61,7 +61,9 @@ def execute(o: Outcome, seat: int, order: Order, number: int) -> bool:
     start = len(o.events)
     unit = o.state.unit(order.unit) if order.unit else None
     executed, note, skipped = True, "", False
-    if order.kind == "hold":
+    if not _well_formed(order):  # only a position loaded on purpose can hold such an order
+        executed, note = False, "not an order: hold"
+    elif order.kind == "hold":
         note = "hold"
     elif order.kind == "forfeit":
         forfeit(o, seat)
@@ -103,6 +105,17 @@ def execute(o: Outcome, seat: int, order: Order, number: int) -> bool:
     settle(o)
     _record(o, start, seat, order, number, executed, note)
     return skipped
+
+
+def _well_formed(order: Order) -> bool:
+    if order.kind in ("move", "oppmove"):
+        return order.target in DIRECTION_NAMES
+    if order.kind == "fire":
+        try:
+            parse_square(order.target)
+        except ValueError:
+            return False
+    return order.kind in ("fire", "opp", "hold", "mine", "forfeit")
 
 
 def _move(o: Outcome, unit: Unit, direction: str) -> bool:

@@ -63,10 +63,11 @@ def test_a_valid_position_has_no_problems() -> None:
         (("orders:1/30", "orders:31/30"), "past the last turn"),
         (("15/15 - - - -", "15/15 a1R - - -"), "mine at a1 is not on walkable ground"),
         (("15/15 - - - -", "15/15 - c2:2 - -"), "not on a locked door"),
+        (("15/15 - - - -", "15/15 - - R:R1>Q -"), "the list of team R is refused"),
     ],
 )
 def test_validate_reports_impossible_positions(change: tuple[str, str], problem: str) -> None:
-    state = parse(POSITION.replace(*change))
+    state = parse(POSITION.replace(*change).replace("R=1:0:0:0:-:n", "R=1:0:0:0:-:y" if "R:" in change[1] else "R=1:0:0:0:-:n"))
     assert any(problem in p for p in validate(state)), validate(state)
 
 
@@ -92,3 +93,16 @@ def test_a_line_steps_one_square_at_a_time_and_reads_the_same_both_ways(b: tuple
     assert all(max(abs(p[0] - q[0]), abs(p[1] - q[1])) == 1 for p, q in zip(squares, squares[1:], strict=False))
     back = (b, *line_squares(b, a))
     assert squares == tuple(reversed(back))
+
+
+def test_an_order_that_is_no_order_in_a_loaded_position_resolves_as_a_hold() -> None:
+    from games.base import Actor
+    from games.dice import ForcedDice
+    from games.lggwg import RULESET
+    from games.lggwg.commands import SubmitOrders
+    from games.lggwg.state import Order
+
+    state = parse(POSITION.replace("15/15 - - - -", "15/15 - - R:R1>Q -").replace("-:n,B", "-:y,B"))
+    events = RULESET.decide(state, SubmitOrders(actor=Actor.player(2), orders=(Order("hold"),)), ForcedDice([1]))
+    state = RULESET.fold(state, events)
+    assert [(s.kind, s.executed, s.note) for s in state.last_steps][0] == ("move", False, "not an order: hold")
