@@ -14,7 +14,8 @@ Commands (JSON bodies; the referee adds ``actor`` and ``at_ms``):
 
 Modules: ``board`` (squares, terrain, the line), ``units`` (the unit table), ``maps`` (map
 files), ``state``, ``commands``, ``events``, ``evolve``, ``orders`` (checks, order text),
-``sight`` (line of sight, fog, memory), ``combat`` (shots, damage, blasts), ``resolve``
+``sight`` (line of sight, fog, memory), ``combat`` (shots), ``damage`` (hits, deaths,
+blasts, scores), ``movement`` (steps, mines, health packs), ``resolve``
 (§3 resolution), ``scoring`` (§7, the end), ``notation``, ``views``, ``bot``, ``rules``.
 """
 

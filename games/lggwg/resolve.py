@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from games.lggwg import events as ev
 from games.lggwg.board import DIRECTION_NAMES, Square, name, parse_square, step
-from games.lggwg.combat import arrive, fire, forfeit, in_range_aim, settle, walkable
+from games.lggwg.combat import fire, in_range_aim
+from games.lggwg.damage import forfeit, settle
+from games.lggwg.movement import arrive, walkable
 from games.lggwg.outcome import Outcome
 from games.lggwg.sight import mine_obscured, seen_by, unit_sight
 from games.lggwg.state import Order, StepRecord, Unit
