@@ -99,7 +99,7 @@ def test_work_waits_for_the_teams_that_have_not_sent_their_lists() -> None:
 def test_the_deadline_resolves_the_turn_and_the_work_key_moves_on() -> None:
     state = started()
     command = RULESET.deadline_command(state, (1, 2), "hold")
-    dice = ForcedDice([1, 1])  # the sheep, then the next team order
+    dice = ForcedDice([1, 1, 1])  # the two sheep, then the next team order
     state = RULESET.fold(state, RULESET.decide(state, command, dice))
     assert state.turn == 2
     assert RULESET.scheduled_work(state)[0].key == ("orders", 2)
