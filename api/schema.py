@@ -39,9 +39,12 @@ def ruleset_orders_hook(result: dict[str, Any], generator: Any, request: Any, pu
         for command in rules.command_types:
             key = f"{prefix}_{command.__name__}"
             components[key] = dataclass_schema(command, ref)
+            given = "" if command.given_by == "player" else f"Given by the {command.given_by}, not by players. "
             components[key]["description"] = (
-                f"{rules.title or name}: {command.__name__}. " + components[key].get("description", "")
+                f"{rules.title or name}: {command.__name__}. {given}" + components[key].get("description", "")
             ).strip()
+            if command.given_by != "player":
+                continue
             variants.append({
                 "type": "object",
                 "title": key,

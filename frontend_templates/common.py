@@ -8,7 +8,6 @@ from typing import Any
 
 from django.http import Http404, HttpRequest
 
-from frontend_templates import queries
 from frontend_templates.plugins import Page, RulesetPages, pages_for
 from games.base import PUBLIC, Result, Ruleset, Viewer, ViewerKind
 from referee import lobby, selectors
@@ -51,7 +50,7 @@ def is_moderator_view(who: Viewer) -> bool:
 
 
 def seat_names(game: Game) -> dict[int, str]:
-    return queries.seat_names_get(game=game)
+    return selectors.seat_names_get(game=game)
 
 
 def rules(game: Game) -> Ruleset:

@@ -52,7 +52,9 @@ class OrderForm:
 
 
 def order_forms(rules: Ruleset) -> list[OrderForm]:
-    return [order_form(cls) for cls in rules.command_types]
+    """A form for each order a player gives (not the referee's phases or a moderator's
+    corrections: ``Command.given_by``)."""
+    return [order_form(cls) for cls in rules.command_types if cls.given_by == "player"]
 
 
 def order_form(cls: type[Command]) -> OrderForm:

@@ -10,8 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.dateparse import parse_datetime
 
-from frontend_templates import queries
-from referee import services
+from referee import selectors, services
 from referee.errors import RefereeError
 
 
@@ -24,7 +23,7 @@ def _when(text: str) -> dt.datetime | None:
 
 @login_required
 def settings_page(request: HttpRequest) -> HttpResponse:
-    seats = queries.seats_of_user(user=request.user)
+    seats = selectors.seats_of_user(user=request.user)
     if request.method == "POST":
         game_id = request.POST.get("game", "")
         try:

@@ -15,7 +15,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from frontend_templates import common, queries
+from frontend_templates import common
 from frontend_templates.generic_text import result_text
 from frontend_templates.plugins import render_panel
 from games.base import Ruleset, RuleViolation
@@ -31,7 +31,7 @@ def home(request: HttpRequest) -> HttpResponse:
     games = lobby.games_visible_to(request.user).prefetch_related("seats")
     open_games = [g for g in games if g.status == Game.Status.OPEN]
     running = [g for g in games if g.status != Game.Status.OPEN]
-    mine = queries.game_ids_played_by(user=request.user)
+    mine = selectors.game_ids_played_by(user=request.user)
     return render(request, "frontend/lobby.html", {"open_games": open_games, "running": running, "mine": mine})
 
 
@@ -142,11 +142,11 @@ def create(request: HttpRequest) -> HttpResponse:
 @login_required
 def my_games(request: HttpRequest) -> HttpResponse:
     rows = []
-    for seat in queries.seats_of_user(user=request.user):
+    for seat in selectors.seats_of_user(user=request.user):
         game = seat.game
         clock = selectors.game_clock_get(game_id=str(game.pk)) if game.status == Game.Status.ACTIVE else {}
         waiting = clock.get("waiting_for") or []
-        names = queries.seat_names_get(game=game)
+        names = selectors.seat_names_get(game=game)
         result = common.result(game) if game.status == Game.Status.FINISHED else None
         rows.append({
             "game": game, "seat": seat, "my_turn": seat.number in waiting,

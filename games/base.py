@@ -159,6 +159,11 @@ class Command:
     actor: Actor = REFEREE
     at_ms: int = 0
 
+    #: Who gives this order: "player", or "referee" (a scheduler's phase, a deadline's
+    #: auto-turn) or "moderator" (a correction). The pages offer players only their own
+    #: orders and the API's schema marks the rest; ``decide`` still refuses them itself.
+    given_by: ClassVar[str] = "player"
+
 
 @dataclass(frozen=True)
 class Event:

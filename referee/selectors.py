@@ -22,6 +22,26 @@ def seat_get(*, game_id: str, user: AbstractBaseUser | None) -> Seat | None:
     return Seat.objects.filter(game_id=game_id, user=user).first()
 
 
+def seat_names_get(*, game: Game) -> dict[int, str]:
+    """Seat number -> the name the seat plays under (public: the lobby shows it)."""
+    return {s.number: s.name for s in game.seats.all()}
+
+
+def game_ids_played_by(*, user: AbstractBaseUser | None) -> set[Any]:
+    """The games the user holds a seat in (the lobby marks them "you are in")."""
+    if user is None or not user.is_authenticated:
+        return set()
+    return set(Seat.objects.filter(user=user).values_list("game_id", flat=True))
+
+
+def seats_of_user(*, user: AbstractBaseUser) -> list[Seat]:
+    """The user's seats with their games, newest game first (my games, settings)."""
+    return list(
+        Seat.objects.filter(user=user).select_related("game").prefetch_related("vacations", "game__seats")
+        .order_by("-game__created_at")
+    )
+
+
 def viewer_for(*, game_id: str, user: AbstractBaseUser | None, as_moderator: bool = False) -> Viewer:
     if user is not None and user.is_authenticated and as_moderator and user.is_staff:
         return MODERATOR_VIEW

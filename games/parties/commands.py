@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from games.base import Command
 
@@ -30,11 +31,15 @@ class SetAllyPolicy(Command):
 class StartTick(Command):
     """Scheduler: start the first tick; its start time is this order's ``at_ms``."""
 
+    given_by: ClassVar[str] = "referee"
+
     tick: int
 
 
 @dataclass(frozen=True)
 class ResolveTick(Command):
     """Scheduler: the tick's time is up; missing moves are "stay" (P-R6)."""
+
+    given_by: ClassVar[str] = "referee"
 
     tick: int

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from games.base import Command
 from games.wormlord.board import Colour
@@ -50,6 +51,8 @@ class Say(Command):
 class StartRound(Command):
     """§3.1: the scheduler sets a round up; it starts ``countdown_ms`` later ("3, 2, 1, NOW!")."""
 
+    given_by: ClassVar[str] = "referee"
+
     round: int
 
 
@@ -57,12 +60,16 @@ class StartRound(Command):
 class EndRound(Command):
     """§7.2: the round's timer ran out (scheduler only)."""
 
+    given_by: ClassVar[str] = "referee"
+
     round: int
 
 
 @dataclass(frozen=True)
 class Pass(Command):
     """Changes nothing: what ``deadline_command`` answers (a real-time game has no deadline)."""
+
+    given_by: ClassVar[str] = "referee"
 
 
 COMMAND_TYPES: tuple[type[Command], ...] = (

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from games.base import Command
 from games.worms.state import Stock
@@ -20,10 +21,14 @@ class SubmitShoppingList(Command):
 class StartGame(Command):
     """§4: map, placement and turn order, once every seat has a shopping list."""
 
+    given_by: ClassVar[str] = "referee"
+
 
 @dataclass(frozen=True, kw_only=True)
 class StartTurn(Command):
     """§7, §9, §10: the turn-start phase, run by the scheduler (``turn:{n}:start``)."""
+
+    given_by: ClassVar[str] = "referee"
 
     turn: int
 
@@ -73,6 +78,8 @@ class Surrender(Command):
 class SkipTurn(Command):
     """§7: the deadline passed; the referee ends the turn ("taken for you")."""
 
+    given_by: ClassVar[str] = "referee"
+
     turn: int
 
 
@@ -89,6 +96,8 @@ class SubmitTurn(Command):
 @dataclass(frozen=True, kw_only=True)
 class ModeratorCorrection(Command):
     """A moderator's correction after a dispute (see ``games.worms.corrections``)."""
+
+    given_by: ClassVar[str] = "moderator"
 
     action: str
     worm: str = ""

@@ -67,4 +67,6 @@ def test_the_schema_documents_each_installed_rulesets_orders():
     body = schema["paths"]["/api/games/{game_id}/commands/"]["post"]["requestBody"]["content"]["application/json"]
     assert body["schema"] == {"$ref": "#/components/schemas/OrderRequest"}
     variants = {v["title"] for v in components["OrderRequest"]["anyOf"]}
-    assert {"Worms_Fire", "Worms_MoveWorm", "Worms_SubmitTurn"} <= variants
+    assert {"Worms_Fire", "Worms_MoveWorm", "Worms_SubmitTurn", "Wormlord_Conquer", "Parties_Move"} <= variants
+    assert "Worms_StartTurn" not in variants and "Worms_StartTurn" in components  # the scheduler's, documented
+    assert components["Worms_StartTurn"]["description"].startswith("Worms: Evolved v2.1: StartTurn. Given by the referee")

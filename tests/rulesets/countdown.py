@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from games.base import (
     Command,
@@ -49,11 +49,15 @@ class CountdownState:
 
 @dataclass(frozen=True)
 class StartRound(Command):
+
+    given_by: ClassVar[str] = "referee"
     round: int
 
 
 @dataclass(frozen=True)
 class EndRound(Command):
+
+    given_by: ClassVar[str] = "referee"
     round: int
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from games.base import (
     ActorKind,
@@ -74,6 +74,8 @@ class WriteNote(Command):
 
 @dataclass(frozen=True)
 class StartTurn(Command):
+
+    given_by: ClassVar[str] = "referee"
     turn: int
 
 

@@ -95,15 +95,15 @@ def test_joining_a_game_without_a_signup_order_takes_just_a_name():
 # --- the game page -----------------------------------------------------------------------------------
 
 
-def test_the_game_page_draws_the_view_plainly_with_one_form_per_order_type():
+def test_the_game_page_draws_the_view_plainly_with_one_form_per_players_order_type():
     table = pig_table()
     html = table.client(acting(table)).get(f"/games/{table.game.pk}/").content.decode()
     assert '<div class="generic-board"' in html and "<dt>turn total</dt>" in html
     assert "pprint" not in html and "{&#x27;" not in html  # not a dump of the dict
-    for command in ("Roll", "Hold", "WriteNote", "StartTurn"):
+    for command in ("Roll", "Hold", "WriteNote"):
         assert f'id="order-{command}"' in html, command
+    assert 'id="order-StartTurn"' not in html  # the scheduler's order (given_by "referee") is not offered
     assert 'name="field-text"' in html and '<label for="order-WriteNote-text">Text</label>' in html
-    assert 'name="field-turn" value=""' in html and 'type="number"' in html
     assert "The game is waiting for you." in html
     assert f'<strong id="to-act">{acting(table).name}</strong>' in html
 
