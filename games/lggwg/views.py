@@ -81,6 +81,11 @@ def view(state: LggwgState, viewer: Viewer) -> dict[str, Any]:
         ],
         "squares": squares,
         "visible": ["".join("1" if (x, y) in sight else "0" for x in range(width)) for y in range(height)],
+        # per square: "v" seen now, "m" remembered from earlier, "u" never seen
+        "fog": [
+            "".join("v" if (x, y) in sight else ("u" if squares[y][x] == UNKNOWN else "m") for x in range(width))
+            for y in range(height)
+        ],
         "units": [
             _unit(state, u, True) for u in state.units
             if everything or (seat is not None and (u.team == seat or u.square in sight))

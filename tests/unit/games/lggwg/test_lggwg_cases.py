@@ -51,6 +51,9 @@ def test_every_ruling_is_pinned_by_cases_that_exist_and_every_cited_ruling_exist
         for lo, hi in re.findall(r"\bL(\d+)–L(\d+)\b", pinned):
             cited |= {str(n) for n in range(int(lo), int(hi) + 1)}
         assert all(f"L{n}" in ids for n in cited), f"{ruling} cites a case that does not exist: {pinned}"
+    for block in rulings.split("\n### ")[1:]:
+        for part in ("- Clause", "- Question: ", "- Ruling: ", "- Pinned by: "):
+            assert part in block, f"ruling {block.splitlines()[0]} has no {part.strip(' -:')}"
     defined = {r for r, _ in entries}
     for case in CASES:
         for ruling in re.findall(r"L-R\d+", case.ruling):
