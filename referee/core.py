@@ -30,7 +30,7 @@ from games.base import (
     ViewerKind,
     work_key_text,
 )
-from games.dice import Dice, Draw, RecordedDice, SeededDice
+from games.dice import Dice, Draw, RecordedDice, SeededDice, seeded_value
 from games.serialization import DataError, to_data
 from referee.errors import (
     ConcurrencyError,
@@ -420,8 +420,9 @@ class Referee:
     # --- audit -----------------------------------------------------------------------------------
 
     def verify(self, game_id: str) -> VerifyReport:
-        """Hash chain intact, sequence contiguous, snapshots true to the log, and every
-        recorded order re-decided with its recorded dice reproduces its recorded events."""
+        """Hash chain intact, sequence contiguous, snapshots true to the log, every recorded
+        draw the one the game's seed gives at its place, and every recorded order re-decided
+        with its recorded dice reproduces its recorded events."""
         info = self.store.get_game(game_id)
         rules = self.ruleset_for(info)
         records = self.store.read(game_id)
@@ -456,6 +457,10 @@ class Referee:
                     return
                 continue
             report.commands += 1
+            forged = _unseeded_draw(info, r)
+            if forged is not None:
+                report.problems.append(Problem(r.seq, "dice", forged))
+                return
             dice = RecordedDice([Draw.from_data(d) for d in r.draws])
             try:
                 produced = self._redecide(info, rules, state, r, dice)
@@ -519,6 +524,24 @@ class Referee:
                 continue
             if digest(truth) != snap.state_hash:
                 report.problems.append(Problem(snap.seq, "snapshot", "snapshot differs from the fold of the log"))
+
+
+def _unseeded_draw(info: GameInfo, record: StoredRecord) -> str | None:
+    """Why a recorded draw is not the one the game's seed gives (``games.dice``' recipe:
+    draw ``i`` of the order at ``seq``), or None. Without this a forger who rewrites a draw,
+    the events it decided and every hash after them re-adjudicates cleanly."""
+    for i, data in enumerate(record.draws):
+        try:
+            draw = Draw.from_data(data)
+            expected = seeded_value(info.seed, info.id, record.seq, i, draw.low, draw.high)
+        except Exception as exc:  # a mangled draw is a finding, not a crash of the audit
+            return f"draw {i} cannot be recomputed from the seed: {exc}"
+        if draw.value != expected:
+            return (
+                f"draw {i} ({draw.purpose!r} {draw.low}..{draw.high}) is recorded as {draw.value}; "
+                f"the game's seed gives {expected}"
+            )
+    return None
 
 
 def _seats(seat: int | None) -> tuple[int, ...]:

@@ -1,0 +1,88 @@
+"""Forgeries by someone who can write the database (a superuser): verify recomputes every
+recorded draw from the game's seed, so rewriting a draw, the event it decided and every
+hash after it is still caught, at the seq of the order that drew it."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import connection
+
+from referee import services
+from referee.lobby import game_join
+from referee.models import Event
+from referee.store.hashing import GENESIS
+from tests.factories import GameFactory, UserFactory
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
+
+WIND = "wind ("
+SHOPPING = {"type": "SubmitShoppingList", "payload": {
+    "team_weapon": "minigun", "items": [{"item": "bazooka", "count": 2}, {"item": "mine", "count": 2}]}}
+
+
+def _worms_game():
+    """A two-team Worms game past its sign-up, so the first turn has drawn its wind."""
+    game = GameFactory(ruleset="worms", settings={}, seats=2)
+    for name in ("ann", "bob"):
+        game_join(game_id=str(game.pk), user=UserFactory(username=name), name=name.title(), signup_order=SHOPPING)
+    services.game_run_pending(game_id=str(game.pk))
+    game.refresh_from_db()
+    return game
+
+
+def _rehash_from(game, seq: int) -> None:
+    """What a forger does after changing rows: recompute every hash from ``seq`` on."""
+    store = services.referee_get().store
+    records = store.read(str(game.pk))
+    prev = records[seq - 2].hash if seq > 1 else GENESIS
+    with connection.cursor() as c:
+        for r in records[seq - 1:]:
+            fixed = replace(r, prev_hash=prev)
+            new_hash = fixed.computed_hash()
+            c.execute("UPDATE referee_event SET prev_hash = %s, hash = %s WHERE game_id = %s AND seq = %s",
+                      [prev, new_hash, game.pk, r.seq])
+            prev = new_hash
+
+
+def _as_superuser(sql: str, params: list) -> None:
+    with connection.cursor() as c:
+        c.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        c.execute("ALTER TABLE referee_event DISABLE TRIGGER referee_event_no_update_delete")
+        c.execute(sql, params)
+
+
+def _enable_trigger() -> None:
+    with connection.cursor() as c:
+        c.execute("ALTER TABLE referee_event ENABLE TRIGGER referee_event_no_update_delete")
+
+
+def test_a_forged_wind_draw_with_its_wind_changed_and_a_rehashed_chain_is_caught():
+    game = _worms_game()
+    wind = Event.objects.filter(game=game, type="WindChanged").order_by("seq").first()
+    assert wind is not None, "a started Worms game has drawn its wind"
+    order = Event.objects.get(game=game, seq=wind.cause_seq)
+    index = next(i for i, d in enumerate(order.draws) if d["purpose"].startswith(WIND))
+    honest = order.draws[index]["value"]
+    forged_value = 0 if honest != 0 else 5
+    draws = [dict(d, value=forged_value) if i == index else d for i, d in enumerate(order.draws)]
+    forged_wind = {"direction": None, "strength": 0} if forged_value == 0 else {"direction": "E", "strength": 2}
+    assert set(forged_wind) == set(wind.payload), wind.payload
+    _as_superuser("UPDATE referee_event SET draws = %s WHERE id = %s", [json.dumps(draws), order.id])
+    _as_superuser("UPDATE referee_event SET payload = %s WHERE id = %s", [json.dumps(forged_wind), wind.id])
+    _rehash_from(game, order.seq)
+    _enable_trigger()
+    report = services.referee_get().verify(str(game.pk))
+    assert not {p.check for p in report.problems} & {"hash", "chain", "sequence"}, report.problems
+    assert report.first_problem is not None and report.first_problem.seq == order.seq
+    assert report.first_problem.check == "dice"
+    with pytest.raises(CommandError, match=rf"game {game.pk} is broken at seq {order.seq} \(dice\)"):
+        call_command("verify_log", str(game.pk))
+
+
+def test_an_honest_worms_log_verifies():
+    game = _worms_game()
+    assert services.referee_get().verify(str(game.pk)).ok
