@@ -6,6 +6,7 @@ verifies."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 import random
 
 import pytest
@@ -74,6 +75,12 @@ def test_random_lists_never_crash_and_every_game_replays(map_name: str, seats: i
     assert RULESET.is_finished(state), format_position(state)
     assert refused, "some random lists are refused"
     assert RULESET.fold(start, events_all) == state, "replay from the events equals the live state"
+    assert RULESET.state_from_data(json.loads(json.dumps(RULESET.state_to_data(state)))) == state
+    decoded = [
+        RULESET.event_from_data(RULESET.event_type_name(e), json.loads(json.dumps(RULESET.event_to_data(e))))
+        for e in events_all
+    ]
+    assert decoded == events_all, "events survive the log's JSON"
     replayed = start
     for command, draws, events in log:
         assert RULESET.decide(replayed, command, RecordedDice(draws)) == events
