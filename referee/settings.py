@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "frontend_templates",
     # Page plug-ins: each registers its RulesetPages in AppConfig.ready() (frontend_templates/plugins.py).
     "game_pages.worms",
+    "game_pages.wormlord",
 ]
 
 #: The ruleset the "open a new game" form shows first.
