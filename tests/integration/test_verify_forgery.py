@@ -13,9 +13,9 @@ from django.db import connection
 
 from referee import services
 from referee.lobby import game_join
-from referee.models import Event
+from referee.models import Event, Seat
 from referee.store.hashing import GENESIS
-from tests.factories import GameFactory, UserFactory
+from tests.factories import GameFactory, UserFactory, acting_seat, started_game
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 
@@ -86,3 +86,29 @@ def test_a_forged_wind_draw_with_its_wind_changed_and_a_rehashed_chain_is_caught
 def test_an_honest_worms_log_verifies():
     game = _worms_game()
     assert services.referee_get().verify(str(game.pk)).ok
+
+
+def _break_a_roll(game) -> int:
+    """A Pig die roll changed behind the store's back (hash not recomputed)."""
+    seat = acting_seat(game, Seat.objects.filter(game=game).order_by("number"))
+    services.command_handle(game_id=str(game.pk), user=seat.user, command_type="Roll", payload={})
+    target = Event.objects.get(game=game, type="DieRolled")
+    forged = json.dumps({**target.payload, "value": target.payload["value"] % 6 + 1})
+    _as_superuser("UPDATE referee_event SET payload = %s WHERE id = %s", [forged, target.id])
+    _enable_trigger()
+    return target.seq
+
+
+def test_verify_log_without_arguments_checks_every_game_and_names_every_broken_one(capsys):
+    first, _ = started_game()
+    healthy, _ = started_game()
+    last, _ = started_game()
+    broken = {first.pk: _break_a_roll(first), last.pk: _break_a_roll(last)}
+    with pytest.raises(CommandError) as failure:
+        call_command("verify_log")
+    out = capsys.readouterr().out
+    for game_id, seq in broken.items():
+        assert f"game {game_id} is broken at seq {seq}" in str(failure.value)
+        assert f"game {game_id}: seq {seq}: hash" in out
+    assert f"game {healthy.pk}: ok" in out
+    assert "2 of 3 games broken" in str(failure.value)
