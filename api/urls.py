@@ -2,6 +2,7 @@ from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from api.views import audit, auth, lobby, play
+from api.views.live import GameStreamApi, async_entry
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
@@ -15,7 +16,8 @@ urlpatterns = [
     path("games/<str:game_id>/join/", lobby.GameJoinApi.as_view(), name="game-join"),
     path("games/<str:game_id>/start/", lobby.GameStartApi.as_view(), name="game-start"),
     path("games/<str:game_id>/state/", play.GameStateApi.as_view(), name="game-state"),
-    path("games/<str:game_id>/events/", play.GameEventsApi.as_view(), name="game-events"),
+    path("games/<str:game_id>/events/", async_entry(play.GameEventsApi), name="game-events"),
+    path("games/<str:game_id>/stream/", async_entry(GameStreamApi), name="game-stream"),
     path("games/<str:game_id>/commands/", play.GameCommandApi.as_view(), name="game-command"),
     path("games/<str:game_id>/turn/", play.GameTurnApi.as_view(), name="game-turn"),
     path("games/<str:game_id>/inbox/", play.GameInboxApi.as_view(), name="game-inbox"),

@@ -89,6 +89,13 @@ def wait_blocking(game_id: str, timeout: float) -> None:
             _blocking.wait(min(left, 1.0))
 
 
+def reader_count() -> int:
+    """Readers waiting in this process now (long-polls and streams): for /health/."""
+    with _hubs_lock:
+        hubs = list(_hubs.values())
+    return sum(sum(h._watchers.values()) for h in hubs)
+
+
 def hub() -> Hub:
     """This event loop's hub (created on first use)."""
     loop = asyncio.get_running_loop()

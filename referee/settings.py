@@ -6,6 +6,10 @@ comes from the environment (see docker-compose.yml and docs/architecture.md):
     DJANGO_SECRET_KEY      default: an insecure development key (refused when DEBUG is off)
     DJANGO_ALLOWED_HOSTS   comma-separated, default localhost,127.0.0.1
     DJANGO_DEBUG           1/0, default 1
+    CACHE_URL              redis://... : the shared cache (throttle counters) in Redis; default
+                           a file-based cache under var/cache that every local process shares
+    REFEREE_SERVER         "asgi" when served by referee/asgi.py (it sets it): no persistent
+                           database connections, since each ASGI request runs in its own thread
     EMAIL_URL-like settings are not used: EMAIL_BACKEND defaults to the console backend.
 """
 
@@ -45,6 +49,7 @@ INSTALLED_APPS = [
     "frontend_templates",
     # Page plug-ins: each registers its RulesetPages in AppConfig.ready() (frontend_templates/plugins.py).
     "game_pages.worms",
+    "game_pages.parties",
     "game_pages.wormlord",
 ]
 
@@ -64,6 +69,7 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "referee.urls"
 WSGI_APPLICATION = "referee.wsgi.application"
+ASGI_APPLICATION = "referee.asgi.application"
 
 TEMPLATES = [
     {
@@ -89,6 +95,40 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Web, worker and beat share one file: wait for the write lock instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {}).update({"timeout": 20, "transaction_mode": "IMMEDIATE"})
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+if os.environ.get("REFEREE_SERVER") == "asgi":
+    # Under ASGI every request runs its synchronous part in a thread of its own, so a kept
+    # connection would outlive its thread (Django's advice: no persistent connections).
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+
+# --- Cache: throttle counters shared by every web process -----------------------------------
+CACHE_URL = os.environ.get("CACHE_URL", "")
+if CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
+    CACHES = {"default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL,
+        "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+    }}
+else:
+    # The embedded default has no cache server: a directory that web processes share.
+    CACHES = {"default": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": CACHE_URL.removeprefix("file://") or str(VAR_DIR / "cache"),
+    }}
+
+# --- Live updates (referee/live.py) ---------------------------------------------------------
+#: Redis for pub/sub of appends between processes: the cache's, else the broker's.
+LIVE_REDIS_URL = next((u for u in (CACHE_URL, os.environ.get("CELERY_BROKER_URL", ""))
+                       if u.startswith(("redis://", "rediss://"))), None)
+#: How often each process asks the database about the games it watches, in case a notice
+#: was lost (or nobody sent one).
+REFEREE_LIVE_POLL_SECONDS = float(os.environ.get("REFEREE_LIVE_POLL_SECONDS", "2"))
+#: Server-sent-event streams send a comment this often so proxies keep them open.
+REFEREE_STREAM_HEARTBEAT_SECONDS = float(os.environ.get("REFEREE_STREAM_HEARTBEAT_SECONDS", "15"))
+#: Bodies above this many bytes are refused with 413 before they are read.
+REFEREE_MAX_BODY_BYTES = int(os.environ.get("REFEREE_MAX_BODY_BYTES", str(2_621_440)))  # Django's default
+DATA_UPLOAD_MAX_MEMORY_SIZE = REFEREE_MAX_BODY_BYTES
+#: Longer request targets (414) and header blocks (431) are refused before Django sees them.
+REFEREE_MAX_URL_BYTES = 8 * 1024
+REFEREE_MAX_HEADER_BYTES = 16 * 1024
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 LANGUAGE_CODE = "en-gb"

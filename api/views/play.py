@@ -11,8 +11,9 @@ from rest_framework.views import APIView
 
 from api.idempotency import idempotency_key, idempotent
 from api.views.common import game_for, int_param, viewer
+from api.views.live import LiveApiView
 from games.base import RuleViolation
-from referee import replay, selectors, services
+from referee import live, replay, selectors, services
 from referee.errors import SeatError
 from referee.models import Game
 
@@ -54,7 +55,10 @@ class GameStateApi(APIView):
         return Response(selectors.game_state_get(game_id=str(game.pk), viewer=viewer(request, game), seq=at))
 
 
-class GameEventsApi(APIView):
+class GameEventsApi(LiveApiView):
+    """The log as you may see it, numbered in your own sequence and paginated; with ``wait``
+    the answer waits (long-polls) until there is something after ``after`` or the time is up."""
+
     class OutputSerializer(serializers.Serializer):
         events = EventSerializer(many=True)
         next_after = serializers.IntegerField(help_text="pass as ?after= to get what comes next")
@@ -76,12 +80,17 @@ class GameEventsApi(APIView):
         limit = int_param(request, "limit", 100, low=1, high=500)
         wait = int_param(request, "wait", 0, high=MAX_WAIT_SECONDS)
         who = viewer(request, game)
+        pk = str(game.pk)
+        events = selectors.game_events_list(game_id=pk, viewer=who, after=after)
+        if not events and wait and getattr(request, "live_no_wait", False):
+            # Under ASGI the async entry waits for the next append without a thread.
+            response = Response({"events": [], "next_after": after, "more": False})
+            response.live_wait = wait  # type: ignore[attr-defined]
+            return response
         deadline = time.monotonic() + wait
-        while True:
-            events = selectors.game_events_list(game_id=str(game.pk), viewer=who, after=after)
-            if events or time.monotonic() >= deadline:
-                break
-            time.sleep(0.5)
+        while not events and time.monotonic() < deadline:  # WSGI: this thread waits
+            live.wait_blocking(pk, min(1.0, deadline - time.monotonic()))
+            events = selectors.game_events_list(game_id=pk, viewer=who, after=after)
         page = events[:limit]
         return Response({
             "events": page,
