@@ -7,8 +7,9 @@ COPY games games
 COPY api api
 COPY frontend_templates frontend_templates
 COPY game_pages game_pages
+COPY game_pages game_pages
 COPY manage.py ./
 RUN pip install --no-cache-dir . && mkdir -p /var/lib/referee \
     && DJANGO_DEBUG=1 python manage.py collectstatic --noinput
 EXPOSE 8000
-CMD ["gunicorn", "referee.wsgi:application", "--bind", "0.0.0.0:8000"]
+CMD ["gunicorn", "referee.asgi:application", "--worker-class", "referee.asgi.Worker", "--bind", "0.0.0.0:8000"]

@@ -1,7 +1,7 @@
 """manage.py run_embedded: the whole service on the embedded default, from one command.
 
 Migrates the SQLite database, makes sure a demo game and demo accounts exist, then starts
-the web server, a Celery worker and Celery beat (kombu's filesystem broker: no server),
+the web server (uvicorn serving referee/asgi.py), a Celery worker and Celery beat (kombu's filesystem broker: no server),
 prints the URL and keeps all three running until Ctrl-C.
 """
 
@@ -34,7 +34,9 @@ class Command(BaseCommand):
         python = sys.executable
         celery = [python, "-m", "celery", "-A", "referee"]
         procs = {
-            "web": [python, "manage.py", "runserver", f"{host}:{port}", "--noreload", "--skip-checks"],
+            # ASGI, as in production: waiting readers (long-polls, event streams) hold no thread.
+            "web": [python, "-m", "uvicorn", "referee.asgi:application", "--host", host, "--port", str(port),
+                    "--log-level", "warning"],
             "worker": [*celery, "worker", "--pool", "solo", "--loglevel", "warning"],
             "beat": [*celery, "beat", "--loglevel", "warning", "--schedule", settings.CELERY_BEAT_SCHEDULE_FILENAME],
         }

@@ -3,7 +3,6 @@ docker-compose.yml and comparing it with what the code really reads and runs."""
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import re
@@ -83,11 +82,32 @@ def test_production_refuses_to_start_without_a_secret_key():
     assert out.returncode != 0 and "DJANGO_SECRET_KEY" in out.stderr
 
 
-def test_the_web_command_names_a_real_wsgi_application():
+def test_the_web_command_serves_the_asgi_application_with_uvicorn_workers():
     command = SERVICES["web"]["command"]
     assert command[0] == "gunicorn"
-    module, attr = command[1].split(":")
-    assert callable(getattr(importlib.import_module(module), attr))
+    assert command[1] == "referee.asgi:application"
+    worker = command[command.index("--worker-class") + 1]
+    module, _, attr = worker.rpartition(".")
+    # In a fresh interpreter: importing the ASGI module sets up Django for the web server.
+    probe = (
+        f"import importlib; m = importlib.import_module('{module}'); w = getattr(m, '{attr}'); "
+        "from uvicorn_worker import UvicornWorker; from referee.asgi import application; "
+        "assert issubclass(w, UvicornWorker) and callable(application); print('ok')"
+    )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "referee.settings", "REFEREE_VAR_DIR": str(ROOT / "var" / "compose-check")}
+    out = subprocess.run([sys.executable, "-c", probe], env=env, cwd=ROOT, capture_output=True, text=True)
+    assert out.stdout.strip() == "ok", out.stderr
+
+
+def test_the_web_service_shares_its_cache_in_redis():
+    env = {**os.environ, **{k: resolved(v) for k, v in env_of("web").items()}, "DJANGO_SETTINGS_MODULE": "referee.settings",
+           "REFEREE_VAR_DIR": str(ROOT / "var" / "compose-check")}
+    probe = ("import json; from django.conf import settings as s; "
+             "print(json.dumps([s.CACHES['default']['BACKEND'], s.CACHES['default']['LOCATION'], s.LIVE_REDIS_URL]))")
+    out = subprocess.run([sys.executable, "-c", probe], env=env, cwd=ROOT, capture_output=True, text=True, check=True)
+    backend, location, live = json.loads(out.stdout)
+    assert backend == "django.core.cache.backends.redis.RedisCache"
+    assert location.startswith("redis://redis:6379/") and live == location
 
 
 @pytest.mark.parametrize(("service", "role"), [("worker", "worker"), ("beat", "beat")])
@@ -114,5 +134,6 @@ def test_migrate_runs_a_real_management_command():
 
 def test_the_image_is_built_from_the_dockerfile_with_the_packages():
     dockerfile = (ROOT / "Dockerfile").read_text()
-    for package in ("referee", "games", "api", "frontend_templates"):
+    for package in ("referee", "games", "api", "frontend_templates", "game_pages"):
         assert f"COPY {package} {package}" in dockerfile
+    assert "referee.asgi:application" in dockerfile
