@@ -1,0 +1,157 @@
+"""A Parties bot that plays through the API from its own view, one move a tick.
+
+    python -m clients.parties_bot --url http://127.0.0.1:8000 --token TOKEN GAME_ID
+    python -m clients.parties_bot --url http://127.0.0.1:8000 --user bob --password demo --join
+
+Each round: read the position (``GET /state/``); if the tick in play awaits this bot (it
+is a solo or a party leader that has not chosen yet), choose a move with
+``games.parties.bot`` (or a policy of your own, a function ``(view, rng) -> body | None``)
+and send it as a ``Move`` naming the tick, so that a late order is refused rather than
+played on the next tick; then wait for the next record with the long-polling feed
+(``GET /events/?after=SEQ&wait=S``). It stops when the game is over and returns the
+result (``GET /games/{id}/``).
+
+The token may also come from the environment (``REFEREE_TOKEN``), which keeps it out of
+the process list. Only the standard library and the pure ``games.parties.bot`` are used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from clients.referee_client import RefereeAPIError, RefereeClient
+
+Policy = Callable[[dict[str, Any], random.Random], "dict[str, Any] | None"]
+ALLY_POLICIES = ("always", "never", "lead", "follow")
+
+
+def default_policy() -> Policy:
+    from games.parties.bot import move_order
+
+    return move_order
+
+
+def find_open_game(client: RefereeClient) -> str | None:
+    """The oldest open Parties game, if any."""
+    games = [g for g in client.games(status="open", ruleset="parties") if g.get("ruleset") == "parties"]
+    return str(games[-1]["id"]) if games else None
+
+
+def wants_my_move(position: dict[str, Any]) -> bool:
+    """The tick in play waits for this bot (solos and leaders choose; followers follow)."""
+    return (not position.get("finished") and bool(position.get("tick"))
+            and position.get("you") in position.get("to_act", []))
+
+
+class PartiesBot:
+    """One seat of one game. ``step()`` does one round (read, maybe move, wait); ``run()``
+    loops until the game is over."""
+
+    def __init__(self, client: RefereeClient, game: str, *, policy: Policy | None = None,
+                 rng: random.Random | None = None, wait: int = 20, log: Callable[[str], None] | None = None) -> None:
+        self.client = client
+        self.game = game
+        self.policy = policy or default_policy()
+        self.rng = rng or random.Random()
+        self.wait = wait
+        self.log = log or (lambda line: None)
+        self.moves = 0
+        self.refused = 0
+        self.moved_tick = -1
+        self.refused_tick = -1
+
+    def set_ally_policy(self, policy: str) -> None:
+        self.client.order(self.game, "SetAllyPolicy", {"policy": policy})
+
+    def step(self) -> bool:
+        """One round; False once the game is over."""
+        data = self.client.state(self.game)
+        position, seq = data["position"], data["seq"]
+        if position.get("finished"):
+            return False
+        if wants_my_move(position) and position["tick"] != self.moved_tick:
+            body = self.policy(position, self.rng)
+            if body is not None and self.refused_tick == position["tick"]:
+                body = {"direction": "stay", "tick": position["tick"]}  # refused once: stay is always legal
+            if body is not None:
+                try:
+                    self.client.order(self.game, "Move", body)
+                except RefereeAPIError as refused:
+                    # The tick closed meanwhile (its number is in the order), or a square
+                    # was taken: wait for the next record and read again.
+                    self.refused += 1
+                    self.refused_tick = position["tick"]
+                    self.log(f"tick {position['tick']}: refused ({refused.rule}) {refused.detail}")
+                else:
+                    self.moves += 1
+                    self.moved_tick = position["tick"]
+                    self.log(f"tick {position['tick']}: {body['direction']}")
+                    return True
+        if self.wait:
+            self.client.events(self.game, after=seq, wait=self.wait, limit=1)
+        return True
+
+    def run(self, max_rounds: int = 1_000_000) -> dict[str, Any]:
+        """Play until the game is over; the game's summary (status, result)."""
+        for _ in range(max_rounds):
+            if not self.step():
+                break
+        return self.client.game(self.game)
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("game", nargs="?", help="the game id (default: with --join, the oldest open Parties game)")
+    parser.add_argument("--url", default="http://127.0.0.1:8000")
+    parser.add_argument("--token", default=os.environ.get("REFEREE_TOKEN"))
+    parser.add_argument("--user")
+    parser.add_argument("--password")
+    parser.add_argument("--join", action="store_true", help="take a seat first")
+    parser.add_argument("--name", help="the seat's name when joining (default: the user name)")
+    parser.add_argument("--ally-policy", choices=ALLY_POLICIES, help="send SetAllyPolicy once the game runs")
+    parser.add_argument("--seed", type=int, help="seed of the bot's own random choices")
+    parser.add_argument("--wait", type=int, default=20, help="long-poll seconds (0-25)")
+    parser.add_argument("--quiet", action="store_true")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    client = RefereeClient(args.url, token=args.token)
+    if not client.token:
+        if not (args.user and args.password):
+            print("give --token (or REFEREE_TOKEN), or --user and --password", file=sys.stderr)
+            return 2
+        client.login(args.user, args.password)
+    game = args.game or (find_open_game(client) if args.join else None)
+    if not game:
+        print("no game given and no open Parties game found", file=sys.stderr)
+        return 2
+    if args.join:
+        name = args.name or args.user or "Parties bot"
+        joined = client.join(game, name)
+        print(json.dumps({"joined": game, "seat": joined["seat"]}), flush=True)
+
+    def say(line: str) -> None:
+        if not args.quiet:
+            print(line, flush=True)
+
+    bot = PartiesBot(client, game, rng=random.Random(args.seed), wait=args.wait, log=say)
+    if args.ally_policy:
+        while client.game(game)["status"] == "open":
+            client.events(game, after=0, wait=min(args.wait, 5) or 1)
+        bot.set_ally_policy(args.ally_policy)
+    summary = bot.run()
+    print(json.dumps({"game": game, "status": summary["status"], "moves": bot.moves, "refused": bot.refused,
+                      "result": summary.get("result")}), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
