@@ -10,8 +10,9 @@ from games.base import Registry
 
 @cache
 def default_registry() -> Registry:
+    from games.lggwg import RULESET as LGGWG
     from games.parties import RULESET as PARTIES
     from games.wormlord import RULESET as WORMLORD
     from games.worms import RULESET as WORMS
 
-    return Registry().register(WORMS).register(WORMLORD).register(PARTIES)
+    return Registry().register(WORMS).register(LGGWG).register(WORMLORD).register(PARTIES)

@@ -19,6 +19,7 @@ blasts, scores), ``movement`` (steps, mines, health packs), ``resolve``
 (§3 resolution), ``scoring`` (§7, the end), ``notation``, ``views``, ``bot``, ``rules``.
 """
 
+from games.lggwg import notation as _notation  # noqa: F401  (installs the state's repr)
 from games.lggwg.rules import RULESET, LggwgRuleset
 
 __all__ = ["RULESET", "LggwgRuleset"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from games.base import Command
 from games.lggwg.state import Order
@@ -20,6 +21,8 @@ class SubmitOrders(Command):
 class ResolveAtDeadline(Command):
     """§8: the deadline passed: the referee gives each team in ``missed`` all holds
     (policy "hold") or the bot's list (policy "bot"), then the turn resolves (L-R14)."""
+
+    given_by: ClassVar[str] = "referee"
 
     turn: int = 0
     missed: tuple[int, ...] = ()

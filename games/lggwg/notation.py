@@ -262,3 +262,12 @@ def validate(state: LggwgState) -> list[str]:
             except RuleViolation as exc:
                 problems.append(f"the list of team {t.colour} is refused: {exc.message}")
     return problems
+
+
+def _state_repr(self: LggwgState) -> str:
+    return f"LggwgState({format_position(self)!r})"
+
+
+# A state prints as the notation it can be loaded from. Installed from here because this
+# module imports the state module (the package imports this one, so it is always in place).
+LggwgState.__repr__ = _state_repr  # type: ignore[method-assign]

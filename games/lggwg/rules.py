@@ -51,6 +51,8 @@ class LggwgRuleset(Ruleset):
     settings_type: ClassVar[type] = Settings
     records_rejections: ClassVar[bool] = True
     deadline_policies: ClassVar[tuple[str, ...]] = ("hold", "bot")
+    #: A team's whole order list is one order; the API's /turn/ sends it as a list of steps.
+    whole_turn: ClassVar[tuple[str, str] | None] = ("SubmitOrders", "orders")
     turn_limits: ClassVar[TurnLimits] = TurnLimits(
         minimum=60, maximum=7 * 24 * 3600, default=48 * 3600, unit="hours", rule="L-R14"
     )

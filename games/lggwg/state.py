@@ -121,11 +121,6 @@ class LggwgState:
     end: str = ""
     last_steps: tuple[StepRecord, ...] = ()
 
-    def __repr__(self) -> str:
-        from games.lggwg.notation import format_position
-
-        return f"LggwgState({format_position(self)!r})"
-
     # --- reading ------------------------------------------------------------------------
 
     @property
