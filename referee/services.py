@@ -14,9 +14,16 @@ from django.db import transaction
 from games.base import MODERATOR, MODERATOR_VIEW, Actor, RuleViolation, SeatInfo, Viewer
 from referee import clock, scheduling, selectors
 from referee.core import Outcome, VerifyReport
-from referee.errors import ConcurrencyError, GameNotActive, GameNotFound, InvalidSetting, SeatError
+from referee.errors import (
+    ConcurrencyError,
+    GameFrozen,
+    GameNotActive,
+    GameNotFound,
+    InvalidSetting,
+    SeatError,
+)
 from referee.instance import referee_get
-from referee.models import DueWork, Game, Seat, Vacation
+from referee.models import DueWork, Event, Game, Seat, Vacation
 
 
 @transaction.atomic
@@ -198,6 +205,7 @@ def game_pause(*, game_id: str, moderator: AbstractBaseUser, reason: str) -> Non
     """Stop the game and its clock; what was left of each deadline is kept."""
     reason = _moderator(moderator, reason)
     game = _locked_game(game_id)
+    _refuse_if_stopped(game)
     if game.paused_at is not None:
         raise InvalidSetting("The game is already paused.")
     now = clock.now()
@@ -214,6 +222,7 @@ def game_pause(*, game_id: str, moderator: AbstractBaseUser, reason: str) -> Non
 def game_resume(*, game_id: str, moderator: AbstractBaseUser, reason: str) -> None:
     reason = _moderator(moderator, reason)
     game = _locked_game(game_id)
+    _refuse_if_stopped(game)
     if game.paused_at is None:
         raise InvalidSetting("The game is not paused.")
     now = clock.now()
@@ -235,6 +244,7 @@ def deadline_extend(*, game_id: str, moderator: AbstractBaseUser, hours: int, re
     if not 1 <= hours <= 24 * 14:
         raise InvalidSetting("Extend a deadline by 1 hour to 14 days.")
     game = _locked_game(game_id)
+    _refuse_if_stopped(game)
     rows = list(DueWork.objects.select_for_update().filter(
         game=game, status=DueWork.Status.PENDING, kind__in=[DueWork.Kind.DEADLINE, DueWork.Kind.REMIND]))
     deadline = next((r for r in rows if r.kind == DueWork.Kind.DEADLINE), None)
@@ -255,17 +265,44 @@ def deadline_extend(*, game_id: str, moderator: AbstractBaseUser, hours: int, re
     return deadline.due_at
 
 
+# Each vacation is a public record: a minimum length and a daily count keep a player from
+# growing the log at will (300 one-second vacations once made 300 records).
+VACATION_MIN = dt.timedelta(hours=1)
+VACATIONS_PER_DAY = 3
+
+
+def _refuse_if_stopped(game: Game) -> None:
+    """Nothing more is written about a finished game, nor about a frozen one until a
+    moderator has looked into its log (an extension, a pause or a vacation included)."""
+    if game.frozen_reason:
+        raise GameFrozen(
+            "This game is frozen while a moderator looks into its log: " + game.frozen_reason, game=str(game.pk)
+        )
+    if game.status == Game.Status.FINISHED:
+        raise GameNotActive("The game is over; nothing more can be changed in it.", game=str(game.pk))
+
+
 @transaction.atomic
 def vacation_declare(
     *, game_id: str, user: AbstractBaseUser, starts_at: dt.datetime, ends_at: dt.datetime, reason: str = ""
 ) -> Vacation:
-    """A player's declared absence, within the allowance (``REFEREE_VACATION_DAYS`` per game)."""
+    """A player's declared absence: at least ``VACATION_MIN`` long, within the allowance
+    (``REFEREE_VACATION_DAYS`` per game), at most ``VACATIONS_PER_DAY`` declared in any 24
+    hours, and only while the game is neither finished nor frozen."""
     seat = seat_of(game_id=game_id, user=user)
     if seat is None:
         raise SeatError("You have no seat in this game.")
+    game = _locked_game(game_id)
+    _refuse_if_stopped(game)
     now = clock.now()
     if ends_at <= starts_at or ends_at <= now:
         raise InvalidSetting("A vacation must end after it starts, and in the future.")
+    if ends_at - starts_at < VACATION_MIN:
+        raise InvalidSetting("A vacation lasts at least 1 hour.")
+    recent = Event.objects.filter(game_id=game.pk, type="VacationDeclared", payload__seat=seat.number,
+                                  created_at__gt=now - dt.timedelta(days=1)).count()
+    if recent >= VACATIONS_PER_DAY:
+        raise InvalidSetting(f"At most {VACATIONS_PER_DAY} vacations a day may be declared; try again tomorrow.")
     allowance = dt.timedelta(days=django_settings.REFEREE_VACATION_DAYS)
     used = sum((v.ends_at - v.starts_at for v in seat.vacations.all()), dt.timedelta(0))
     if used + (ends_at - starts_at) > allowance:
@@ -274,7 +311,6 @@ def vacation_declare(
             f"Vacations may add up to {django_settings.REFEREE_VACATION_DAYS} days per game; "
             f"you have {left.days} days and {left.seconds // 3600} hours left."
         )
-    game = _locked_game(game_id)
     vacation = Vacation.objects.create(seat=seat, starts_at=starts_at, ends_at=ends_at, reason=reason.strip()[:200])
     scheduling.notice_append(game_id=game_id, type_="VacationDeclared", actor_kind="player", payload={
         "seat": seat.number, "from": starts_at.isoformat(), "until": ends_at.isoformat(),
@@ -296,6 +332,7 @@ def reminders_set(*, game_id: str, user: AbstractBaseUser, enabled: bool) -> Sea
     seat = seat_of(game_id=game_id, user=user)
     if seat is None:
         raise SeatError("You have no seat in this game.")
+    _refuse_if_stopped(seat.game)
     seat.reminders = enabled
     seat.save(update_fields=["reminders"])
     return seat
