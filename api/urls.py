@@ -1,6 +1,7 @@
-from django.urls import path
+from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from api.errors import api_not_found
 from api.views import audit, auth, lobby, play
 from api.views.live import GameStreamApi, async_entry
 
@@ -31,4 +32,6 @@ urlpatterns = [
     path("leagues/", lobby.LeagueListApi.as_view(), name="league-list"),
     path("leagues/<int:league_id>/queue/", lobby.LeagueQueueApi.as_view(), name="league-queue"),
     path("leagues/<int:league_id>/next-game/", lobby.LeagueNextGameApi.as_view(), name="league-next-game"),
+    # Last: any other path under /api/ is a problem+json 404, even with DEBUG on.
+    re_path(r"^", api_not_found, name="api-not-found"),
 ]

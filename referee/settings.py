@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI assets served locally: /api/docs/ works offline
     "referee",
     "api",
     "frontend_templates",
@@ -192,11 +193,18 @@ REST_FRAMEWORK = {
         "user": os.environ.get("REFEREE_THROTTLE_USER", "1200/min"),
     },
     "EXCEPTION_HANDLER": "api.errors.problem_exception_handler",
+    "DEFAULT_PARSER_CLASSES": [
+        "api.parsers.SafeJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Referee API",
     "DESCRIPTION": "Play, replay and audit games played by post.",
     "VERSION": "0.1.0",
+    # the Swagger UI and ReDoc assets from drf-spectacular-sidecar, not a CDN (offline docs)
+    "SWAGGER_UI_DIST": "SIDECAR", "SWAGGER_UI_FAVICON_HREF": "SIDECAR", "REDOC_DIST": "SIDECAR",
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "api.schema.ruleset_orders_hook",

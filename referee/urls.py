@@ -10,3 +10,9 @@ urlpatterns = [
     path("health/", health, name="health"),
     path("", include("frontend_templates.urls")),
 ]
+
+# Under /api/ every error answers problem+json; elsewhere Django's pages (api/errors.py).
+handler400 = "api.errors.handler400"
+handler403 = "api.errors.handler403"
+handler404 = "api.errors.handler404"
+handler500 = "api.errors.handler500"

@@ -29,7 +29,7 @@ def _api_routes(resolver=None, prefix=""):
     for p in resolver.url_patterns:
         if isinstance(p, URLResolver):
             yield from _api_routes(p, prefix + str(p.pattern))
-        elif isinstance(p, URLPattern):
+        elif isinstance(p, URLPattern) and p.name != "api-not-found":  # the catch-all 404
             yield prefix + str(p.pattern)
 
 
