@@ -16,6 +16,10 @@ from games.base import Event
 from games.worms import events as ev
 from games.worms.state import WormsState
 
+#: the target recorded for an invisible worm's prod (W-R41): its team has its own order,
+#: and ``view_event`` leaves the worm out for everyone else
+UNSEEN = ""
+
 #: events about one worm (``worm``) that become private while it is invisible
 _ABOUT_A_WORM = (
     ev.WormMoved, ev.WormDamaged, ev.WormHealed, ev.WormPoisoned, ev.ParachuteOpened, ev.UtilityUsed,

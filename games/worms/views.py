@@ -5,13 +5,14 @@ Hidden from everyone but the moderators:
 * other teams' inventories and shopping lists (§4);
 * the contents of crates and donor cards, except to a team holding a crate spy (§5), and
   whether a crate is booby-trapped (§9: told once, when it happens, by a public event);
-* other teams' invisible worms, their health, their part of the turn's progress, and a
-  bubble with an invisible worm inside (§11);
+* other teams' invisible worms, their health, their part of the turn's progress (and the
+  shooter, when it is an invisible worm that prodded), and a bubble with an invisible worm
+  inside (§11);
 * the squares a walker lost by running into an invisible worm (that is its team's PM).
 
 Events: private ones are filtered by their audience; public ones carrying a secret are
-blanked here: an invisible worm's teleport loses its square, and a crate or card it
-collects loses the worm (§11).
+blanked here: an invisible worm's teleport loses its square, its prod loses the worm (and
+is recorded without its target), and a crate or card it collects loses the worm (§11).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any
 from games.base import Event, Viewer, ViewerKind
 from games.serialization import to_data
 from games.worms import events as ev
+from games.worms.invisibility import UNSEEN
 from games.worms.state import WormsState
 
 
@@ -48,6 +50,8 @@ def view(state: WormsState, viewer: Viewer) -> dict[str, Any]:
     progress = data["progress"]
     acting = state.seat == seat
     progress["worms"] = [p for p in progress["worms"] if p["worm"] not in hidden]
+    if progress["shooter"] in hidden:  # its prod is announced, not who prodded (W-R41)
+        progress["shooter"] = None
     for p in progress["worms"]:
         if not acting:
             p["lost"] = None
@@ -61,6 +65,8 @@ def view_event(event: Event, data: dict[str, Any], viewer: Viewer) -> dict[str, 
     seat = viewer.seat if viewer.kind is ViewerKind.SEAT else None
     if isinstance(event, ev.Teleported) and event.hidden and event.seat != seat:
         return {**data, "x": None, "y": None}
+    if isinstance(event, ev.WeaponFired) and event.target == UNSEEN:
+        return {**data, "worm": ""}  # an invisible worm's prod: whose it was would place it
     if isinstance(event, ev.CrateCollected | ev.CardGone) and event.hidden_seat not in (None, seat):
         return {**data, "worm": "", "hidden_seat": None}
     return data

@@ -10,7 +10,7 @@ from games.worms import events as ev
 from games.worms.arsenal import Handler
 from games.worms.commands import Fire
 from games.worms.deliveries import BY_DELIVERY
-from games.worms.invisibility import reveal
+from games.worms.invisibility import UNSEEN, hidden_owner, reveal
 from games.worms.items import ITEMS, Category, Delivery
 from games.worms.outcome import Outcome
 from games.worms.state import Stock, WormProgress
@@ -61,19 +61,22 @@ def fire(out: Outcome, command: Fire) -> None:
     if handler is None:  # pragma: no cover - every weapon of §5 has a handler
         raise RuleViolation("§5", f"The {spec.title} cannot be fired with this referee yet.")
     mine = progress.of(worm.id) or WormProgress(worm.id, 0, MOVES_PER_WORM)
+    target = command.target
     if command.weapon != "prod":
         # §11 "If a worm that is invisible uses a weapon, then he will become visible again.
         # The only exception to this is the prod."
         revealed = reveal(out.state, worm.id, "fired")
         if revealed is not None:
             out.emit(revealed)
+    elif hidden_owner(out.state, worm.id) is not None:
+        target = UNSEEN  # W-R41: a square or direction next to the worm would place it
     retreat = spec.retreat * (2 if mine.fast else 1)  # §5 FAST WALK doubles the retreat
     shots_left = (progress.shots_left - 1) if follow_up else spec.shots - 1
     spent = 0 if spec.free or (follow_up and command.weapon != "mad_cow") else 1
     double = not progress.double and state.stock(seat, "double_damage") != 0
     out.emit(
         ev.WeaponFired(
-            worm.id, command.weapon, command.target, spent, shots_left, mine.allowance + retreat,
+            worm.id, command.weapon, target, spent, shots_left, mine.allowance + retreat,
             double,
         )
     )

@@ -260,6 +260,10 @@ def _check_hidden(state: WormsState, events: list[Event], text: str) -> str | No
         if w:
             shown = any(x["id"] == w.group(1) for x in data["worms"])
             return None if shown == sees else f"seat {m.group(1)} is shown worms {[x['id'] for x in data['worms']]}"
+        s = re.match(r"shooter ([A-H]\d+)$", what)
+        if s:
+            shooter = data["progress"]["shooter"]
+            return None if (shooter == s.group(1)) == sees else f"seat {m.group(1)} is shown shooter {shooter}"
         b = re.match(r"bubble at ([a-o]\d+)$", what)
         if b:
             x, y = parse_square(b.group(1))
