@@ -85,5 +85,10 @@ def replay_step(referee: Referee, game_id: str, viewer: Viewer, seq: int) -> dic
 
 
 def inbox(referee: Referee, game_id: str, seat: int) -> list[dict[str, Any]]:
-    """The private messages of one seat: what the game master used to PM."""
-    return [e for e in referee.feed(game_id, Viewer.for_seat(seat)) if e["audience"] == "seats"]
+    """The private messages of one seat: what the game master used to PM. Another seat's
+    order shows in the feed as a redacted trace ("a seat gave an order"); that is no message
+    to this seat, so it is left out."""
+    return [
+        e for e in referee.feed(game_id, Viewer.for_seat(seat))
+        if e["audience"] == "seats" and not e.get("redacted")
+    ]
