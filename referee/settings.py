@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "game_pages.worms",
     "game_pages.parties",
     "game_pages.wormlord",
+    "game_pages.lggwg",
 ]
 
 #: The ruleset the "open a new game" form shows first.
