@@ -7,8 +7,9 @@ Each round: read the position (``GET /state/``); if the tick in play awaits this
 is a solo or a party leader that has not chosen yet), choose a move with
 ``games.parties.bot`` (or a policy of your own, a function ``(view, rng) -> body | None``)
 and send it as a ``Move`` naming the tick, so that a late order is refused rather than
-played on the next tick; then wait for the next record with the long-polling feed
-(``GET /events/?after=SEQ&wait=S``). It stops when the game is over and returns the
+played on the next tick; then wait for the next record: on the server-sent events stream
+(``GET /stream/``) when the schema lists it, else with the long-polling feed
+(``GET /events/?after=SEQ&wait=S``); ``--feed`` chooses. It stops when the game is over and returns the
 result (``GET /games/{id}/``).
 
 The token may also come from the environment (``REFEREE_TOKEN``), which keeps it out of
@@ -22,6 +23,7 @@ import json
 import os
 import random
 import sys
+import urllib.request
 from collections.abc import Callable
 from typing import Any
 
@@ -49,18 +51,68 @@ def wants_my_move(position: dict[str, Any]) -> bool:
             and position.get("you") in position.get("to_act", []))
 
 
+class StreamFeed:
+    """Waits on the server-sent events stream (``GET /api/games/{id}/stream/``): one
+    connection kept open, read until a record newer than the one asked for arrives. A
+    broken or silent stream (the server sends a heartbeat every 15 s) is simply reopened
+    on the next wait, after the last record seen."""
+
+    def __init__(self, base_url: str, token: str, game: str, timeout: float = 40.0) -> None:
+        self.url = f"{base_url.rstrip('/')}/api/games/{game}/stream/"
+        self.token = token
+        self.timeout = timeout
+        self.response: Any = None
+
+    def _open(self, after: int) -> None:
+        request = urllib.request.Request(f"{self.url}?after={after}", headers={
+            "Accept": "text/event-stream", "Authorization": f"Token {self.token}"})
+        self.response = urllib.request.urlopen(request, timeout=self.timeout)  # noqa: S310 - the server's own URL
+
+    def wait(self, after: int) -> None:
+        try:
+            if self.response is None:
+                self._open(after)
+            while True:
+                line = self.response.readline()
+                if not line:
+                    self.close()
+                    return
+                if line.startswith(b"id:") and int(line[3:].strip() or 0) > after:
+                    return
+        except (OSError, ValueError):
+            self.close()
+
+    def close(self) -> None:
+        if self.response is not None:
+            try:
+                self.response.close()
+            except OSError:
+                pass
+        self.response = None
+
+
+def schema_lists_stream(client: RefereeClient) -> bool:
+    try:
+        schema = client._call("GET", "/schema/?format=json")
+    except (RefereeAPIError, OSError, ValueError):
+        return False
+    return isinstance(schema, dict) and any(p.endswith("/stream/") for p in schema.get("paths", {}))
+
+
 class PartiesBot:
     """One seat of one game. ``step()`` does one round (read, maybe move, wait); ``run()``
     loops until the game is over."""
 
     def __init__(self, client: RefereeClient, game: str, *, policy: Policy | None = None,
-                 rng: random.Random | None = None, wait: int = 20, log: Callable[[str], None] | None = None) -> None:
+                 rng: random.Random | None = None, wait: int = 20, log: Callable[[str], None] | None = None,
+                 stream: StreamFeed | None = None) -> None:
         self.client = client
         self.game = game
         self.policy = policy or default_policy()
         self.rng = rng or random.Random()
         self.wait = wait
         self.log = log or (lambda line: None)
+        self.stream = stream
         self.moves = 0
         self.refused = 0
         self.moved_tick = -1
@@ -93,15 +145,21 @@ class PartiesBot:
                     self.moved_tick = position["tick"]
                     self.log(f"tick {position['tick']}: {body['direction']}")
                     return True
-        if self.wait:
+        if self.stream is not None:
+            self.stream.wait(seq)
+        elif self.wait:
             self.client.events(self.game, after=seq, wait=self.wait, limit=1)
         return True
 
     def run(self, max_rounds: int = 1_000_000) -> dict[str, Any]:
         """Play until the game is over; the game's summary (status, result)."""
-        for _ in range(max_rounds):
-            if not self.step():
-                break
+        try:
+            for _ in range(max_rounds):
+                if not self.step():
+                    break
+        finally:
+            if self.stream is not None:
+                self.stream.close()
         return self.client.game(self.game)
 
 
@@ -117,6 +175,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--ally-policy", choices=ALLY_POLICIES, help="send SetAllyPolicy once the game runs")
     parser.add_argument("--seed", type=int, help="seed of the bot's own random choices")
     parser.add_argument("--wait", type=int, default=20, help="long-poll seconds (0-25)")
+    parser.add_argument("--feed", choices=("auto", "stream", "poll"), default="auto",
+                        help="wait on the event stream or the long-poll (auto: the stream if the schema lists it)")
     parser.add_argument("--quiet", action="store_true")
     return parser.parse_args(argv)
 
@@ -142,7 +202,10 @@ def main(argv: list[str] | None = None) -> int:
         if not args.quiet:
             print(line, flush=True)
 
-    bot = PartiesBot(client, game, rng=random.Random(args.seed), wait=args.wait, log=say)
+    use_stream = args.feed == "stream" or (args.feed == "auto" and schema_lists_stream(client))
+    stream = StreamFeed(args.url, str(client.token), game) if use_stream else None
+    say(f"waiting on the {'stream' if stream else 'long-poll'}")
+    bot = PartiesBot(client, game, rng=random.Random(args.seed), wait=args.wait, log=say, stream=stream)
     if args.ally_policy:
         while client.game(game)["status"] == "open":
             client.events(game, after=0, wait=min(args.wait, 5) or 1)
