@@ -51,6 +51,15 @@ def test_the_database_refuses_a_second_record_at_the_same_seq():
         Event.objects.create(**{**clone, "idempotency_key": None})
 
 
+def _someone_waits_on_a_lock() -> bool:
+    from django.db import connection
+
+    with connection.cursor() as cur:
+        cur.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                    "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()")
+        return cur.fetchone()[0] > 0
+
+
 def test_exactly_one_writer_wins_a_seq_and_the_loser_retries_after_it(committed, tmp_path):
     game, seats = started_game()
     seq = Event.objects.filter(game=game).count() + 1
@@ -58,8 +67,13 @@ def test_exactly_one_writer_wins_a_seq_and_the_loser_retries_after_it(committed,
     holder = worker("hold", game.pk, seq, release)
     assert holder.stdout.readline().strip() == "appended"
     rival = worker("notes", game.pk, seats[0].user.pk, 1, 0)
-    time.sleep(1.0)
-    assert rival.poll() is None, "the rival should be waiting on the holder's uncommitted row"
+    # Release only once the rival is really blocked on the holder's uncommitted row (a
+    # fixed sleep raced a slow process start on a busy machine).
+    deadline = time.monotonic() + 60
+    while not _someone_waits_on_a_lock():
+        assert rival.poll() is None, "the rival should be waiting on the holder's uncommitted row"
+        assert time.monotonic() < deadline, "the rival never reached the holder's row"
+        time.sleep(0.05)
     release.touch()
     assert last_json(holder) == {"seq": seq}
     result = last_json(rival)
