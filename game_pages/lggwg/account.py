@@ -49,7 +49,7 @@ def result_in_words(replay: Replay, names: Mapping[int, str]) -> list[str]:
     scores = dict(r.scores)
     lines = [f"Result: {'finished' if r.finished else 'not finished'}. {r.summary}".rstrip()]
     for place, seats in enumerate(r.ranking, start=1):
-        who = ", ".join(f"{seat_name(s, names)} ({scores.get(s, 0)} points)" for s in seats)
+        who = ", ".join(f"{seat_name(s, names)} ({scores.get(s, 0):g} points)" for s in seats)
         lines.append(f"  {place}. {who}")
     if r.winners:
         lines.append("Winner" + ("s" if len(r.winners) > 1 else "") + ": "

@@ -79,7 +79,7 @@ def step_text(record: Mapping[str, Any], names: Mapping[int, str]) -> str:
     head += order_words(str(record.get("kind", "")), str(record.get("unit", "")), str(record.get("target", "")))
     if "executed" not in record:
         return head + "."  # what it did, only the teams that saw it know
-    outcome = "done" if record.get("executed") else "became a hold"
+    outcome = "done" if record.get("executed") else "not carried out"
     note = str(record.get("note") or "")
     return f"{head}: {outcome}{f' ({note})' if note else ''}."
 
