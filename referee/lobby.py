@@ -1,10 +1,12 @@
-"""Lobby services: joining with a private order, starting, and the league queue (section 4)."""
+"""Lobby services: joining with a private order, starting, invitations to private games,
+and the league queue (section 4)."""
 
 from __future__ import annotations
 
 import contextlib
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -14,17 +16,20 @@ from games.base import RuleViolation
 from games.serialization import DataError
 from referee import services
 from referee.errors import GameNotActive, GameNotFound, InvalidSetting, SeatError
-from referee.models import Game, League, LeagueEntry, Seat
+from referee.models import Game, Invitation, League, LeagueEntry, Seat
 
 
 def games_visible_to(user: AbstractBaseUser | None) -> QuerySet[Game]:
-    """Public games, and private ones the user plays in or created; moderators see all."""
+    """Public games, and private ones the user plays in, created or is invited to;
+    moderators see all."""
     games = Game.objects.all()
     if user is not None and user.is_authenticated and user.is_staff:
         return games
     if user is None or not user.is_authenticated:
         return games.filter(is_private=False)
-    return games.filter(Q(is_private=False) | Q(seats__user=user) | Q(created_by=user)).distinct()
+    return games.filter(
+        Q(is_private=False) | Q(seats__user=user) | Q(created_by=user) | Q(invitations__user=user)
+    ).distinct()
 
 
 def games_list(
@@ -115,6 +120,50 @@ def _start(game: Game) -> None:
                 game_id=str(game.pk), user=seat.user, command_type=seat.signup_order["type"],
                 payload=seat.signup_order["payload"],
             )
+
+
+# --- invitations to private games ------------------------------------------------------------------
+
+
+def _host(game_id: str, user: AbstractBaseUser) -> Game:
+    """The game, if ``user`` is its creator or a moderator (others: as if it did not exist,
+    or refused if they can see it)."""
+    game = game_get_for(game_id=game_id, user=user)
+    if not (user.is_staff or (game.created_by_id is not None and game.created_by_id == user.pk)):
+        raise SeatError("Only the game's creator or a moderator can invite players to it.")
+    return game
+
+
+@transaction.atomic
+def invitation_create(*, game_id: str, user: AbstractBaseUser, username: str) -> Invitation:
+    """``user`` (the creator or a moderator) invites ``username`` to a private game that is
+    still open for seats: the invited user then sees it and may join it."""
+    game = _host(game_id, user)
+    if not game.is_private:
+        raise InvalidSetting("Anyone may join a public game; invitations are for private ones.")
+    if game.status != Game.Status.OPEN:
+        raise GameNotActive("The game has already started; no more players can be invited.")
+    guest = get_user_model().objects.filter(username=str(username).strip()[:150]).first()
+    if guest is None:
+        raise InvalidSetting(f"There is no user named {str(username).strip()[:150]!r}.")
+    if Invitation.objects.filter(game=game, user=guest).exists():
+        raise InvalidSetting(f"{guest.get_username()} is already invited to this game.")
+    return Invitation.objects.create(game=game, user=guest, invited_by=user)
+
+
+def invitations_of(*, game_id: str, user: AbstractBaseUser) -> QuerySet[Invitation]:
+    """The game's invitations, for its creator or a moderator."""
+    game = _host(game_id, user)
+    return Invitation.objects.filter(game=game).select_related("user", "invited_by")
+
+
+@transaction.atomic
+def invitation_withdraw(*, game_id: str, user: AbstractBaseUser, username: str) -> None:
+    """Withdraw an invitation; a seat already taken stays taken."""
+    game = _host(game_id, user)
+    deleted, _ = Invitation.objects.filter(game=game, user__username=str(username).strip()[:150]).delete()
+    if not deleted:
+        raise InvalidSetting(f"{str(username).strip()[:150]!r} is not invited to this game.")
 
 
 # --- the league queue ----------------------------------------------------------------------------

@@ -245,3 +245,19 @@ class LeagueEntry(models.Model):
     class Meta:
         ordering = ["joined_at", "id"]
         constraints = [models.UniqueConstraint(fields=["league", "user"], name="league_entry_unique")]
+
+
+class Invitation(models.Model):
+    """A user asked to a private game by its creator or a moderator: the invited user sees
+    the game and may take a seat in it, as the creator may."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations")
+    invited_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [models.UniqueConstraint(fields=["game", "user"], name="invitation_unique")]

@@ -7,10 +7,17 @@ import datetime as dt
 
 import pytest
 
-from referee import services
-from referee.errors import GameFrozen, GameNotActive, InvalidSetting
+from referee import lobby, services
+from referee.errors import GameFrozen, GameNotActive, GameNotFound, InvalidSetting, SeatError
 from referee.models import Event, Game
-from tests.factories import ModeratorFactory, acting_seat, started_game
+from tests.factories import (
+    GameFactory,
+    ModeratorFactory,
+    UserFactory,
+    acting_seat,
+    api_client,
+    started_game,
+)
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 T0 = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.UTC)
@@ -145,3 +152,80 @@ def test_a_running_game_still_takes_vacations_reminders_and_extensions(now):
     services.reminders_set(game_id=str(game.pk), user=seat.user, enabled=False)
     services.deadline_extend(game_id=str(game.pk), moderator=ModeratorFactory(), hours=5, reason="storm")
     assert notices(game, "VacationDeclared") == 1 and notices(game, "DeadlineExtended") == 1
+
+
+# --- invitations to private games ---------------------------------------------------------------
+
+
+def _private_game(creator):
+    return GameFactory(created_by=creator, is_private=True, seats=2)
+
+
+def test_a_private_game_is_hidden_from_and_closed_to_the_uninvited():
+    creator, stranger = UserFactory(), UserFactory()
+    game = _private_game(creator)
+    assert not lobby.games_visible_to(stranger).filter(pk=game.pk).exists()
+    with pytest.raises(GameNotFound):
+        lobby.game_join(game_id=str(game.pk), user=stranger, name="Stranger")
+
+
+def test_an_invited_user_sees_and_joins_the_private_game():
+    creator, guest = UserFactory(), UserFactory()
+    game = _private_game(creator)
+    lobby.invitation_create(game_id=str(game.pk), user=creator, username=guest.username)
+    assert lobby.games_visible_to(guest).filter(pk=game.pk).exists()
+    assert [i.user for i in lobby.invitations_of(game_id=str(game.pk), user=creator)] == [guest]
+    seat = lobby.game_join(game_id=str(game.pk), user=guest, name="Guest")
+    assert seat.user == guest
+
+
+def test_a_moderator_may_invite_but_another_player_may_not():
+    creator, guest, other = UserFactory(), UserFactory(), UserFactory()
+    game = _private_game(creator)
+    lobby.invitation_create(game_id=str(game.pk), user=creator, username=other.username)
+    with pytest.raises(SeatError, match="creator or a moderator"):
+        lobby.invitation_create(game_id=str(game.pk), user=other, username=guest.username)
+    lobby.invitation_create(game_id=str(game.pk), user=ModeratorFactory(), username=guest.username)
+    assert lobby.games_visible_to(guest).filter(pk=game.pk).exists()
+
+
+def test_inviting_twice_or_inviting_nobody_is_refused_clearly():
+    creator, guest = UserFactory(), UserFactory()
+    game = _private_game(creator)
+    lobby.invitation_create(game_id=str(game.pk), user=creator, username=guest.username)
+    with pytest.raises(InvalidSetting, match="already invited"):
+        lobby.invitation_create(game_id=str(game.pk), user=creator, username=guest.username)
+    with pytest.raises(InvalidSetting, match="no user"):
+        lobby.invitation_create(game_id=str(game.pk), user=creator, username="nobody-by-that-name")
+
+
+def test_a_withdrawn_invitation_closes_the_game_again():
+    creator, guest = UserFactory(), UserFactory()
+    game = _private_game(creator)
+    lobby.invitation_create(game_id=str(game.pk), user=creator, username=guest.username)
+    lobby.invitation_withdraw(game_id=str(game.pk), user=creator, username=guest.username)
+    assert not lobby.games_visible_to(guest).filter(pk=game.pk).exists()
+
+
+def test_no_invitations_once_the_game_has_started():
+    creator, guest = UserFactory(), UserFactory()
+    game, _ = started_game(created_by=creator, is_private=True)
+    with pytest.raises(GameNotActive):
+        lobby.invitation_create(game_id=str(game.pk), user=creator, username=guest.username)
+
+
+def test_invitations_through_the_api():
+    creator, guest, stranger = UserFactory(), UserFactory(), UserFactory()
+    game = _private_game(creator)
+    url = f"/api/games/{game.pk}/invitations/"
+    assert api_client(stranger).post(url, {"username": guest.username}, format="json").status_code == 404
+    made = api_client(creator).post(url, {"username": guest.username}, format="json")
+    assert made.status_code == 201, made.content
+    assert made.json()["username"] == guest.username
+    listed = api_client(creator).get(url).json()
+    assert [i["username"] for i in listed] == [guest.username]
+    assert api_client(guest).get(f"/api/games/{game.pk}/").status_code == 200
+    joined = api_client(guest).post(f"/api/games/{game.pk}/join/", {"name": "Guest"}, format="json")
+    assert joined.status_code == 201, joined.content
+    refused = api_client(creator).post(url, {"username": "nobody-by-that-name"}, format="json")
+    assert refused.status_code == 400 and refused["Content-Type"].startswith("application/problem+json")
