@@ -111,12 +111,23 @@ def database_url() -> str:
     return f"postgres://{auth}@{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{db['NAME']}"
 
 
+def unapplied_migrations() -> list[str]:
+    from django.db import DEFAULT_DB_ALIAS, connections
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connections[DEFAULT_DB_ALIAS])
+    return [f"{m.app_label}.{m.name}" for m, _ in executor.migration_plan(executor.loader.graph.leaf_nodes())]
+
+
 @contextmanager
 def own_server(root: Path, workdir: Path, broker: str | None) -> Iterator[str]:
     """``runserver`` on a free loopback port and a Celery worker (ticks are timers: a worker
     must run them), on this process's database and broker; both stopped on the way out."""
     from django.conf import settings
 
+    missing = unapplied_migrations()
+    if missing:
+        raise RuntimeError(f"the database lacks {len(missing)} migration(s) ({missing[0]} ...): run manage.py migrate")
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": os.environ.get("DJANGO_SETTINGS_MODULE", "referee.settings"),

@@ -10,6 +10,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from clients.referee_client import RefereeAPIError
 from game_pages.parties import tournament
 from games.base import RuleViolation
 from games.parties.settings import parse_settings
@@ -69,14 +70,20 @@ class Command(BaseCommand):
                         say(f"server on {url} with a Celery worker")
                         outcome = tournament.play(url, options, root=root, workdir=workdir, say=say,
                                                   mod_token=opts["moderator_token"])
-            except (ValueError, RuntimeError) as exc:
+            except (ValueError, RuntimeError, RefereeAPIError, OSError) as exc:
+                self._dump(workdir, say)
                 raise CommandError(str(exc)) from None
             if outcome.status != "finished":
-                for log in sorted(workdir.glob("*.log")):
-                    say(f"--- {log.name}\n{log.read_text(errors='replace')[-1500:]}")
+                self._dump(workdir, say)
         for line in tournament.report_lines(outcome):
             say(line)
         if opts["json"]:
             say(json.dumps(outcome.as_json(), ensure_ascii=False))
         if outcome.status != "finished" or outcome.verified is False:
             raise CommandError("the tournament did not end cleanly (see above)")
+
+    @staticmethod
+    def _dump(workdir: Path, say: Any) -> None:
+        """The tails of the server's, worker's and bots' logs (the directory is temporary)."""
+        for log in sorted(workdir.glob("*.log")):
+            say(f"--- {log.name}\n{log.read_text(errors='replace')[-2000:]}")
