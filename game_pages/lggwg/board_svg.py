@@ -127,8 +127,8 @@ def _shots(position: Mapping[str, Any], step: int | None) -> list[str]:
     out = []
     for record in position.get("last_resolution") or []:
         for path in record.get("paths") or []:
-            points = _path_points(path)
-            if len(points) < 2:
+            points = _path_points(path)  # the squares crossed, without the shooter's own
+            if not points:
                 continue
             n = int(record.get("step", 0))
             faint = " faint" if step is not None and n != step else ""
@@ -139,7 +139,8 @@ def _shots(position: Mapping[str, Any], step: int | None) -> list[str]:
             out.append(
                 f'<g class="shot-step{faint}" data-step="{n}"><title>step {n}: {escape(str(record.get("unit", "")))} '
                 f'{escape(str(record.get("kind", "")))} → {escape(str(path[-1]))}</title>'
-                f'<polyline class="shot{faint}" points="{line}" stroke="{colour}"/>'
+                + (f'<polyline class="shot{faint}" points="{line}" stroke="{colour}"/>' if len(points) > 1 else "")
+                + f'<circle class="shot{faint}" cx="{ex:.0f}" cy="{ey:.0f}" r="9" fill="none" stroke="{colour}"/>'
                 f'<circle class="shot{faint}" cx="{ex:.0f}" cy="{ey:.0f}" r="5" fill="{colour}"/>'
                 f'<text class="step-no" x="{sx + 9:.0f}" y="{sy - 8:.0f}" fill="{colour}">{n}</text></g>'
             )
