@@ -75,7 +75,7 @@ def _terrain(t: str, x: int, y: int) -> list[str]:
 
 
 def _base(t: str) -> str:
-    return {"#": "#4a4a4a", "?": "#2b2b2b", "L": FLOOR}.get(t, FLOOR)
+    return {"#": "#5c5c5c", "?": "#1c1c1c", "L": FLOOR}.get(t, FLOOR)
 
 
 def _unit(u: Mapping[str, Any]) -> str:
