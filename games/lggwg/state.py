@@ -23,7 +23,7 @@ class Settings:
     """``map``: a map of games/lggwg/maps (docs/notation-lggwg.md); ``max_turns``: the game
     ends after this many turns if two Executives are still standing (L-R25)."""
 
-    map: str = "duel"
+    map: str = ""  # empty: the map made for the number of seats (duel, triangle, cross)
     max_turns: int = 30
 
 
