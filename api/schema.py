@@ -65,3 +65,136 @@ def ruleset_orders_hook(result: dict[str, Any], generator: Any, request: Any, pu
         for media in body.get("content", {}).values():
             media["schema"] = {"$ref": "#/components/schemas/OrderRequest"}
     return result
+
+
+# --- errors: every operation documents its problem+json answers ------------------------------
+
+PROBLEM_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "RFC 9457 problem details: every error of this API has this shape "
+                   "(Content-Type: application/problem+json).",
+    "properties": {
+        "type": {"type": "string", "description": "/problems/<code>, e.g. /problems/rule_violation"},
+        "title": {"type": "string"},
+        "status": {"type": "integer"},
+        "detail": {"type": "string", "description": "a sentence a player understands"},
+        "rule": {"type": "string", "description": "the rulebook section, for refused orders (rule_violation)"},
+        "errors": {"type": "object", "additionalProperties": True,
+                   "description": "for invalid: the message of each field that is wrong"},
+    },
+    "required": ["type", "title", "status", "detail"],
+}
+
+_WHY = {
+    "400": "refused: `invalid` (a field is wrong), `malformed` (not JSON, nested too deeply, a lone UTF-16 "
+           "surrogate, a NUL), `rule_violation` (the rules refuse the order; `rule` names the section), "
+           "`seat_error` (you have no seat in this game, or not the one this needs), `invalid_setting`",
+    "401": "not signed in: send `Authorization: Token <token>` (POST /api/auth/token/)",
+    "403": "signed in, but this is for moderators (or the game's creator)",
+    "404": "`game_not_found`/`not_found`: no such game or league, or not yours to see (a private game "
+           "is not found by strangers)",
+    "409": "`game_frozen`, `game_not_active`, `log_advanced` (your `expected_seq` is stale: nothing "
+           "happened), `log_corrupt`",
+    "413": "`too_large`: the body is over the limit",
+    "422": "`idempotency_key_reused`: this Idempotency-Key was used for a different request",
+    "429": "`throttled`: too many requests; `Retry-After` says when to try again",
+    "500": "`server_error`: a fault on our side (logged); retry later",
+    "503": "`unavailable`",
+}
+
+
+def _problem_response(code: str) -> dict[str, Any]:
+    return {"description": _WHY[code],
+            "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}
+
+
+def problem_responses_hook(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
+    """Document the problem+json error answers of every operation (which ones depend on the
+    operation: its body, its path, who may call it), the Idempotency-Key header of the
+    writes that honour it, and the shape of a ``/turn/`` step for each ruleset."""
+    result.setdefault("components", {}).setdefault("schemas", {})["Problem"] = PROBLEM_SCHEMA
+    views = _views_by_operation(generator)
+    for path, operations in result.get("paths", {}).items():
+        for method, operation in operations.items():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            view_method = views.get((path, method.upper()))
+            codes = ["400", "429", "500"]
+            if "{" in path:
+                codes.append("404")
+            if {} not in operation.get("security", [{}]):
+                codes.append("401")
+            if view_method is not None and _moderators_only(view_method[0]):
+                codes.append("403")
+            if method in ("post", "put", "patch"):
+                codes.append("413")
+                if path.startswith("/api/games/{game_id}/"):
+                    codes.append("409")
+            if view_method is not None and _honours_idempotency_key(*view_method, path):
+                codes.append("422")
+                _add_idempotency_header(operation)
+            for code in sorted(codes):
+                operation["responses"].setdefault(code, _problem_response(code))
+    _document_turn_steps(result)
+    return result
+
+
+def _views_by_operation(generator: Any) -> dict[tuple[str, str], tuple[type, str]]:
+    found: dict[tuple[str, str], tuple[type, str]] = {}
+    for path, _regex, method, callback in getattr(generator, "endpoints", None) or []:
+        cls = getattr(callback, "cls", None)
+        if cls is not None:
+            found[(path, method.upper())] = (cls, method.lower())
+    return found
+
+
+def _moderators_only(view: type) -> bool:
+    from api.permissions import IsModerator
+
+    return any(isinstance(p, type) and issubclass(p, IsModerator) for p in getattr(view, "permission_classes", []))
+
+
+def _honours_idempotency_key(view: type, method: str, path: str) -> bool:
+    handler = getattr(view, method, None)
+    # @idempotent wraps the handler; orders pass the key to the referee itself.
+    return hasattr(handler, "__wrapped__") or path.endswith(("/commands/", "/turn/"))
+
+
+def _add_idempotency_header(operation: dict[str, Any]) -> None:
+    params = operation.setdefault("parameters", [])
+    if any(p.get("name") == "Idempotency-Key" for p in params):
+        return
+    params.append({
+        "in": "header", "name": "Idempotency-Key", "required": False, "schema": {"type": "string", "maxLength": 120},
+        "description": "any unique string (1-120 characters): a retry with the same key gets the first answer "
+                       "again (header Idempotent-Replayed: true) instead of doing the write twice",
+    })
+
+
+def _document_turn_steps(result: dict[str, Any]) -> None:
+    """A step of ``POST /turn/`` is one of the ruleset's step orders, untagged: its fields
+    only (Worms: ``{"worm": "A1", "path": ["c5"]}`` moves, ``{}`` ends the turn)."""
+    body = (result.get("paths", {}).get("/api/games/{game_id}/turn/", {}).get("post", {})
+            .get("requestBody", {}))
+    components = result["components"]["schemas"]
+    registry = default_registry()
+    latest = {name: version for name, version in registry.names()}
+    variants: list[dict[str, Any]] = []
+    for name, version in sorted(latest.items()):
+        rules = registry.get(name, version)
+        whole = getattr(rules, "whole_turn", None)
+        if not whole:
+            continue
+        command, field = whole
+        schema = components.get(f"{name.title().replace('_', '')}_{command}", {})
+        items = schema.get("properties", {}).get(field, {}).get("items")
+        if items:
+            title = f"{rules.title or name}: a step of {command}"
+            variants.append({"title": title, "allOf": [items]} if "$ref" in items else {**items, "title": title})
+    if not variants:
+        return
+    for media in body.get("content", {}).values():
+        ref = media.get("schema", {}).get("$ref", "")
+        target = components.get(ref.rsplit("/", 1)[-1]) if ref else media.get("schema")
+        if target and "steps" in target.get("properties", {}):
+            target["properties"]["steps"]["items"] = {"anyOf": variants}

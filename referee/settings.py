@@ -195,8 +195,8 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
+        "api.throttling.AnonRateThrottle",  # counters in the shared cache; fail open if it is down
+        "api.throttling.UserRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("REFEREE_THROTTLE_ANON", "120/min"),
@@ -218,6 +218,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "api.schema.ruleset_orders_hook",
+        "api.schema.problem_responses_hook",  # after the orders: it documents /turn/ steps from them
     ],
 }
 

@@ -7,9 +7,9 @@ from rest_framework.exceptions import AuthenticationFailed, ValidationError
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
+from api.throttling import AnonRateThrottle
 from referee import accounts
 from referee.errors import InvalidSetting
 

@@ -151,8 +151,9 @@ class GameTurnApi(APIView):
     class InputSerializer(serializers.Serializer):
         steps = serializers.ListField(
             child=serializers.DictField(), max_length=50,
-            help_text="the steps of the turn, each an object as the ruleset's whole-turn order lists them "
-                      "(Worms: {\"type\": \"MoveWorm\", \"worm\": \"A1\", \"path\": [\"c5\"]})")
+            help_text="the steps of the turn, in order: each the fields of one of the ruleset's step orders, "
+                      "without a type (Worms: {\"worm\": \"A1\", \"path\": [\"c5\"]} moves, "
+                      "{\"worm\": \"A1\", \"weapon\": \"bazooka\", \"target\": \"E\"} fires, {} ends the turn)")
 
     @extend_schema(request=InputSerializer, responses={201: OrderOutput, 200: OrderOutput})
     def post(self, request: Request, game_id: str) -> Response:

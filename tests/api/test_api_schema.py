@@ -50,6 +50,26 @@ def test_every_operation_documents_its_responses(client):
             assert operation.get("responses"), f"{method.upper()} {path} has no documented response"
 
 
+def test_every_operation_documents_its_errors_as_problem_json(client):
+    schema = client.get("/api/schema/?format=json").json()
+    assert set(schema["components"]["schemas"]["Problem"]["required"]) == {"type", "title", "status", "detail"}
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            errors = {code: r for code, r in operation["responses"].items() if code >= "400"}
+            expected = {"400", "429", "500"} | ({"404"} if "{" in path else set())
+            assert expected <= set(errors), f"{method.upper()} {path} documents only {sorted(errors)}"
+            for code, response in errors.items():
+                assert list(response["content"]) == ["application/problem+json"], (method, path, code)
+
+
+def test_a_whole_turn_step_is_documented_as_the_rulesets_step_orders(client):
+    schema = client.get("/api/schema/?format=json").json()
+    steps = schema["components"]["schemas"]["GameTurnInput"]["properties"]["steps"]["items"]["anyOf"]
+    worms = next(s for s in steps if "Worms" in s["title"])
+    refs = {r["$ref"].rsplit("/", 1)[-1] for r in worms["anyOf"]}
+    assert {"Worms_MoveWorm", "Worms_Fire", "Worms_EndTurn"} <= refs
+
+
 schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 import uuid
@@ -55,3 +56,15 @@ def test_two_processes_share_the_count_in_redis(tmp_path):
     second = web_process(tmp_path / "b", redis_url, ip, 3)  # no shared directory: only Redis
     assert first == [200, 200, 200]
     assert second == [200, 200, 429]
+
+
+def test_requests_go_through_when_the_cache_is_down(client, settings):
+    closed = socket.socket()
+    closed.bind(("127.0.0.1", 0))
+    port = closed.getsockname()[1]
+    closed.close()  # nothing listens there now
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                                   "LOCATION": f"redis://127.0.0.1:{port}/0",
+                                   "OPTIONS": {"socket_connect_timeout": 0.5}}}
+    response = client.get("/api/rulesets/")
+    assert response.status_code == 200

@@ -1,0 +1,29 @@
+"""DRF's throttles on the shared cache (settings.CACHES: Redis in production), failing open:
+if the cache cannot be reached the request goes through (and the failure is logged), so a
+cache outage slows nobody down to a 500. /health/ reports the cache."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from rest_framework import throttling
+
+log = logging.getLogger(__name__)
+
+
+class _FailOpen:
+    def allow_request(self, request: Any, view: Any) -> bool:
+        try:
+            return super().allow_request(request, view)  # type: ignore[misc]
+        except Exception as exc:  # the cache is down: better unthrottled than unavailable
+            log.warning("throttle cache unavailable, request let through: %s", exc)
+            return True
+
+
+class AnonRateThrottle(_FailOpen, throttling.AnonRateThrottle):
+    pass
+
+
+class UserRateThrottle(_FailOpen, throttling.UserRateThrottle):
+    pass
