@@ -8,8 +8,12 @@ and is not running here). The end's lateness is what the referee's own clock sta
 the ``EndRound`` order minus the round's scheduled end: ``RoundEnded.late_ms`` in the log.
 
 As a peer in the same run, one interleaved batch per round runs with the ETA path off
-(``REFEREE_TIMER_HORIZON_SECONDS=0``) and a sweeper every second, as ``make run`` would
-without ETAs: the figure the ETA path is measured against.
+(``REFEREE_TIMER_HORIZON_SECONDS=0``) and a sweep every second from this process, the
+best a sweeper alone can do: the figure the ETA path is measured against.
+
+The games start one after another and their rounds differ by a few milliseconds, so the
+timers end spread over several seconds, as a server's would, rather than all at once
+(that would measure the workers' throughput, which bench/scheduling.py does).
 
     scripts/with_servers.sh .venv/bin/python bench/timers.py     (or: make bench-timers)
 """
@@ -20,6 +24,7 @@ import os
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -60,6 +65,18 @@ def stop(procs: list[subprocess.Popen[bytes]]) -> None:
             p.kill()
 
 
+def sweep_loop(stop_flag: list[bool]) -> None:
+    """A sweeper every second (the peer's only way to end a timer)."""
+    from django.db import connection
+
+    from referee import scheduling
+
+    while not stop_flag:
+        scheduling.sweep()
+        time.sleep(1.0)
+    connection.close()
+
+
 def batch(tag: str) -> list[str]:
     """GAMES countdown games, started a few ms apart (each start commits, then its nudge)."""
     from django.contrib.auth import get_user_model
@@ -70,7 +87,7 @@ def batch(tag: str) -> list[str]:
     ids = []
     for i in range(GAMES):
         game = services.game_create(name=f"{tag} {i}", ruleset="countdown", turn_limit_seconds=60,
-                                    settings={"rounds": ROUNDS, "round_ms": ROUND_MS})
+                                    settings={"rounds": ROUNDS, "round_ms": ROUND_MS + 37 * i})
         user = users.objects.create(username=f"{tag}-{i}", email=f"{tag}-{i}@example.org")
         services.seat_add(game=game, user=user, name=f"Player {i}")
         services.game_start(game=game)
@@ -117,28 +134,28 @@ def main() -> None:
     for r in range(REPEATS):
         for mode in ("eta", "sweeper"):
             mode_env = dict(env)
-            extra: list[subprocess.Popen[bytes]] = []
+            from django.conf import settings
+
+            stop_flag: list[bool] = []
+            sweeper = None
             if mode == "sweeper":
                 mode_env["REFEREE_TIMER_HORIZON_SECONDS"] = "0"
-                mode_env["REFEREE_SWEEP_SECONDS"] = "1"
-                from django.conf import settings
-
                 settings.REFEREE_TIMER_HORIZON_SECONDS = 0
-                extra = [subprocess.Popen([sys.executable, "-m", "celery", "-A", "referee", "beat", "--loglevel",
-                                           "warning", "-s", f"/tmp/bench-timers-beat-{os.getpid()}"],
-                                          cwd=ROOT, env=mode_env, stdout=subprocess.DEVNULL,
-                                          stderr=subprocess.DEVNULL)]
+                sweeper = threading.Thread(target=sweep_loop, args=(stop_flag,), daemon=True)
             else:
-                from django.conf import settings
-
                 settings.REFEREE_TIMER_HORIZON_SECONDS = 900
             workers = start_workers(mode_env, WORKERS, f"{mode}{r}-")
             time.sleep(3)  # workers up
+            if sweeper is not None:
+                sweeper.start()
             try:
                 ids = batch(f"{mode}{r}")
-                late = wait_done(ids, timeout=120)
+                late = wait_done(ids, timeout=180)
             finally:
-                stop(workers + extra)
+                stop_flag.append(True)
+                stop(workers)
+                if sweeper is not None:
+                    sweeper.join(timeout=30)
             assert len(late) == GAMES * ROUNDS, f"{mode}: {len(late)} of {GAMES * ROUNDS} timers ended"
             bad = [g for g in ids[:5] if not services.referee_get().verify(g).ok]
             assert not bad, f"verify failed for {bad}"
