@@ -228,3 +228,18 @@ def test_a_players_record_of_a_finished_game_is_complete():
     assert got["header"]["complete"] and got["header"]["game"]["status"] == "finished"
     assert got["header"]["game"]["seed"] == table.game.seed
     assert "The game is over." in page(table, ann)
+
+
+def test_the_replay_and_audit_pages_draw_the_map():
+    table = lggwg_table()
+    ann, bob = table.seats
+    post_list(table, ann, action="submit", draft="R2*c4,R1-")
+    post_list(table, bob, action="submit", draft="-")
+    replay = table.client(ann).get(f"/games/{table.game.pk}/replay/?step=2")
+    assert replay.status_code == 200 and 'class="lggwg"' in replay.content.decode()
+    moderator = Client()
+    moderator.force_login(ModeratorFactory())
+    audit = moderator.get(f"/games/{table.game.pk}/audit/")
+    assert audit.status_code == 200
+    everything = moderator.get(f"/games/{table.game.pk}/?as=moderator").content.decode()
+    assert 'data-unit="B1"' in everything and 'data-fog="u"' not in everything  # a moderator sees it all
