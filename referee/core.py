@@ -40,7 +40,15 @@ from referee.errors import (
     LogCorrupt,
     SeatError,
 )
-from referee.store.base import EventStore, GameInfo, NewRecord, RecordKind, Snapshot, StoredRecord
+from referee.store.base import (
+    EventStore,
+    GameInfo,
+    NewRecord,
+    RecordKind,
+    Snapshot,
+    StoredRecord,
+    TransactionSpoilt,
+)
 from referee.store.hashing import GENESIS, digest
 from referee.visibility import Numbering, NumberingCache, item_for, renumber
 
@@ -54,11 +62,54 @@ def utc_now() -> dt.datetime:
 
 _jitter = random.Random()
 _NUMBERINGS = NumberingCache()
+# (store scope, game) -> (ruleset, version): a game's rules never change, so reading a
+# position needs no game row (``current()`` is one round trip).
+_PINNED: dict[tuple[object, str], tuple[str, str]] = {}
+_PINNED_MAX = 50_000
+
+
+class PositionCache:
+    """The latest position of recently played games, per process: reading a position then
+    costs one short read of the records after the cached head (the head's own record
+    included, to check its hash), however long the game. Positions are immutable values,
+    so sharing them is safe; an entry whose head was rolled back, or changed, fails the hash
+    check and is read afresh (snapshot + tail)."""
+
+    def __init__(self, size: int = 2_000) -> None:
+        self.size = size
+        self._entries: dict[tuple[object, str], tuple[str, Position]] = {}
+
+    def get(self, key: tuple[object, str], version: str) -> Position | None:
+        entry = self._entries.get(key)
+        return entry[1] if entry is not None and entry[0] == version else None
+
+    def put(self, key: tuple[object, str], version: str, position: Position) -> None:
+        self._entries.pop(key, None)
+        if len(self._entries) >= self.size:  # drop the oldest (dicts keep insertion order)
+            self._entries.pop(next(iter(self._entries)))
+        self._entries[key] = (version, position)
+
+    def clear(self) -> None:
+        self._entries.clear()
+
+
+POSITIONS = PositionCache()
 
 
 def _jittered_sleep(attempt: int) -> None:
     """After a lost race, wait a random moment so two busy writers stop colliding."""
     time.sleep(_jitter.uniform(0, 0.002 * 2**attempt))
+
+
+@dataclass(frozen=True)
+class Position:
+    """A game's position and the head of its log, as one order left it: the next order in
+    the same unit of work starts from here instead of reading the log again."""
+
+    state: Any
+    last_seq: int
+    last_hash: str
+    snapshot_seq: int  # the latest snapshot's seq (0: none)
 
 
 @dataclass(frozen=True)
@@ -70,6 +121,7 @@ class Outcome:
     state: Any
     last_seq: int
     replayed: bool = False
+    position: Position | None = None  # None for a replayed key
 
     @property
     def events(self) -> tuple[StoredRecord, ...]:
@@ -172,16 +224,26 @@ class Referee:
         payload: Mapping[str, Any],
         actor: Actor,
         idempotency_key: str | None = None,
+        game: GameInfo | None = None,
+        position: Position | None = None,
+        preface: Sequence[NewRecord] = (),
     ) -> Outcome:
         """Decide one order and append what happened. Raises RuleViolation (nothing changed,
-        except a private record of the refusal where the ruleset wants one)."""
-        info = self.store.get_game(game_id)
+        except a private record of the refusal where the ruleset wants one).
+
+        The unit of work: ``game`` is the game as the caller just read it under its row
+        lock (saves reading it again), ``position`` where the caller's previous order left
+        it (saves reading the log), ``preface`` referee notices appended just before the
+        order in the same append (a deadline's expiry). The idempotency key is looked up
+        only when the append collides with it (or the order is refused), not on every order:
+        the unique (game, key) index refuses a second use either way."""
+        info = game or self.store.get_game(game_id)
         if info.frozen_reason:
             raise GameFrozen(
                 "This game is frozen while a moderator looks into its log: " + info.frozen_reason,
                 game=game_id,
             )
-        if idempotency_key:
+        if idempotency_key and (info.status != "active" or preface):
             earlier = self.store.find_key(game_id, idempotency_key)
             if earlier is not None:
                 return self._replay_idempotent(info, earlier, command_type, payload, actor)
@@ -198,9 +260,9 @@ class Referee:
         stamped = replace(command, actor=actor, at_ms=int(self.clock().timestamp() * 1000))
         outcome = self._append_decided(
             info, rules, command_type, rules.command_to_data(stamped), actor, idempotency_key,
-            lambda state, dice: rules.decide(state, stamped, dice),
+            lambda state, dice: rules.decide(state, stamped, dice), position=position, preface=preface,
         )
-        if rules.is_finished(outcome.state):
+        if not outcome.replayed and rules.is_finished(outcome.state):
             self.store.update_game(game_id, status="finished")
         return outcome
 
@@ -213,14 +275,31 @@ class Referee:
         actor: Actor,
         idempotency_key: str | None,
         decide: Callable[[Any, Dice], tuple[Event, ...]],
+        *,
+        position: Position | None = None,
+        preface: Sequence[NewRecord] = (),
     ) -> Outcome:
         for _attempt in range(self.max_retries):
-            state, last = self.current(info.id)
-            seq = last + 1
+            if position is None or _attempt:
+                position = self._position(info.id, rules)
+            state, last = position.state, position.last_seq
+            seq = last + 1 + len(preface)
             dice = SeededDice(info.seed, info.id, seq)
             try:
                 events = decide(state, dice)
             except RuleViolation as violation:
+                if idempotency_key and (earlier := self.store.find_key(info.id, idempotency_key)) is not None:
+                    return self._replay_idempotent(info, earlier, command_type, payload, actor)
+                if preface:  # the notices stand even when the rules refuse what follows them
+                    try:
+                        self.store.append_at_tail(info.id, last + 1, preface, self.clock(), prev_hash=position.last_hash)
+                    except TransactionSpoilt:
+                        raise
+                    except ConcurrencyError:
+                        self.lost_races += 1
+                        self.backoff(_attempt)
+                        continue
+                    raise
                 if rules.records_rejections and actor.kind is ActorKind.PLAYER:
                     rejection = NewRecord(
                         kind=RecordKind.REJECTION, type="OrderRefused",
@@ -232,23 +311,34 @@ class Referee:
                         draws=tuple(d.to_data() for d in dice.draws),
                     )
                     try:
-                        self.store.append(info.id, seq, [rejection], self.clock())
+                        self.store.append_at_tail(info.id, last + 1, [rejection], self.clock(), prev_hash=position.last_hash)
+                    except TransactionSpoilt:
+                        raise
                     except ConcurrencyError:
                         self.lost_races += 1
                         self.backoff(_attempt)
                         continue
                 raise
-            records = [self._command_record(command_type, payload, actor, idempotency_key, dice)]
-            records += [self._event_record(rules, e) for e in events]
+            records = [*preface, self._command_record(command_type, payload, actor, idempotency_key, dice)]
+            records += [self._event_record(rules, e, len(preface)) for e in events]
+            new_state = rules.fold(state, events)
+            head = last + len(records)
+            snapshot = self._snapshot_due(info, rules, new_state, head, position.snapshot_seq)
             try:
-                stored = self.store.append(info.id, seq, records, self.clock())
+                stored = self.store.append_at_tail(
+                    info.id, last + 1, records, self.clock(), prev_hash=position.last_hash, snapshot=snapshot
+                )
+            except TransactionSpoilt:
+                raise
             except ConcurrencyError:
                 self.lost_races += 1
+                if idempotency_key and (earlier := self.store.find_key(info.id, idempotency_key)) is not None:
+                    return self._replay_idempotent(info, earlier, command_type, payload, actor)
                 self.backoff(_attempt)
                 continue
-            new_state = rules.fold(state, events)
-            self._maybe_snapshot(info, rules, new_state, stored[-1].seq)
-            return Outcome(tuple(stored), new_state, stored[-1].seq)
+            after = Position(new_state, head, stored[-1].hash, snapshot.seq if snapshot else position.snapshot_seq)
+            POSITIONS.put((self.store.cache_scope(), str(info.id)), rules.version, after)
+            return Outcome(tuple(stored[len(preface):]), new_state, head, position=after)
         raise ConcurrencyError("The game is busy; the order could not be placed. Try again.", game=info.id)
 
     def _command_record(
@@ -264,12 +354,12 @@ class Referee:
         )
 
     @staticmethod
-    def _event_record(rules: Ruleset, event: Event) -> NewRecord:
+    def _event_record(rules: Ruleset, event: Event, cause_offset: int = 0) -> NewRecord:
         audience = rules.event_audience(event)
         return NewRecord(
             kind=RecordKind.EVENT, type=rules.event_type_name(event), payload=rules.event_to_data(event),
             audience_kind=str(audience.kind), audience_seats=tuple(sorted(audience.seats)),
-            schema_version=type(event).schema_version, cause_offset=0,
+            schema_version=type(event).schema_version, cause_offset=cause_offset,
         )
 
     def _replay_idempotent(
@@ -294,17 +384,53 @@ class Referee:
         return self.state_at(game_id, None)
 
     def state_at(self, game_id: str, seq: int | None) -> tuple[Any, int]:
-        """The position after record ``seq`` (the latest if None): snapshot + later events."""
-        info = self.store.get_game(game_id)
-        rules = self.ruleset_for(info)
-        state, after = rules.initial_state(), 0
-        snap = self.store.latest_snapshot(game_id, upto=seq)
-        if snap is not None and snap.ruleset_version == rules.version:
-            state, after = rules.state_from_data(snap.state), snap.seq
-        records = self.store.read(game_id, after=after, upto=seq)
+        """The position after record ``seq`` (the latest if None): snapshot + later events,
+        read in one round trip (``EventStore.load``)."""
+        position = self._position(game_id, self._rules_of(game_id), seq)
+        return position.state, position.last_seq
+
+    def position(self, game_id: str) -> Position:
+        """The latest position with the head of the log (what an order starts from)."""
+        return self._position(game_id, self._rules_of(game_id))
+
+    def _rules_of(self, game_id: str) -> Ruleset:
+        key = (self.store.cache_scope(), str(game_id))
+        pinned = _PINNED.get(key)
+        if pinned is None:
+            info = self.store.get_game(game_id)
+            pinned = (info.ruleset, info.ruleset_version)
+            if len(_PINNED) >= _PINNED_MAX:
+                _PINNED.clear()
+            _PINNED[key] = pinned
+        return self.registry.get(*pinned)
+
+    def _position(self, game_id: str, rules: Ruleset, seq: int | None = None) -> Position:
+        key = (self.store.cache_scope(), str(game_id))
+        if seq is None:
+            cached = POSITIONS.get(key, rules.version)
+            if cached is not None and cached.last_seq:
+                records = self.store.read(game_id, after=cached.last_seq - 1)
+                if records and records[0].seq == cached.last_seq and records[0].hash == cached.last_hash:
+                    state = rules.fold(cached.state, self._events(rules, records[1:]))
+                    position = Position(state, records[-1].seq, records[-1].hash, cached.snapshot_seq)
+                    POSITIONS.put(key, rules.version, position)
+                    return position
+        position = self._load_position(game_id, rules, seq)
+        if seq is None:
+            POSITIONS.put(key, rules.version, position)
+        return position
+
+    def _load_position(self, game_id: str, rules: Ruleset, seq: int | None) -> Position:
+        tail = self.store.load(game_id, upto=seq)
+        snap, records = tail.snapshot, tail.records
+        if snap is not None and snap.ruleset_version != rules.version:
+            snap, records = None, self.store.read(game_id, upto=seq)  # a snapshot of older rules: fold it all
+        state, snapshot_seq = rules.initial_state(), 0
+        if snap is not None:
+            state, snapshot_seq = rules.state_from_data(snap.state), snap.seq
+            records = [r for r in records if r.seq > snap.seq] if records and records[0].seq <= snap.seq else records
         state = rules.fold(state, self._events(rules, records))
-        last = records[-1].seq if records else after
-        return state, last
+        return Position(state, tail.last_seq, tail.last_hash, snapshot_seq)
 
     def replay(self, game_id: str, upto: int | None = None) -> Any:
         """The fold from the first record, ignoring snapshots (what verify trusts)."""
@@ -316,11 +442,28 @@ class Referee:
     def _events(rules: Ruleset, records: Sequence[StoredRecord]) -> list[Event]:
         return [_decode(rules, r) for r in records if r.kind is RecordKind.EVENT]
 
-    def _maybe_snapshot(self, info: GameInfo, rules: Ruleset, state: Any, seq: int) -> None:
-        latest = self.store.latest_snapshot(info.id)
-        if seq - (latest.seq if latest else 0) >= self.snapshot_every:
+    def _snapshot_due(
+        self, info: GameInfo, rules: Ruleset, state: Any, seq: int, latest_seq: int
+    ) -> Snapshot | None:
+        """The snapshot to save with the append that ends at ``seq``, if one is due."""
+        if seq - latest_seq < self.snapshot_every:
+            return None
+        data = rules.state_to_data(state)
+        return Snapshot(info.id, seq, rules.version, data, digest(data))
+
+    def _maybe_snapshot(
+        self, info: GameInfo, rules: Ruleset, state: Any, seq: int, latest_seq: int | None = None
+    ) -> int:
+        """Save a snapshot if ``snapshot_every`` records have passed since the latest one
+        (``latest_seq`` when the caller knows it); returns the latest snapshot's seq."""
+        if latest_seq is None:
+            latest = self.store.latest_snapshot(info.id)
+            latest_seq = latest.seq if latest else 0
+        if seq - latest_seq >= self.snapshot_every:
             data = rules.state_to_data(state)
             self.store.save_snapshot(Snapshot(info.id, seq, rules.version, data, digest(data)))
+            return seq
+        return latest_seq
 
     # --- what players may see -------------------------------------------------------------
 
@@ -397,25 +540,29 @@ class Referee:
 
     # --- scheduled work ----------------------------------------------------------------------
 
-    def run_due(self, game_id: str, key: str) -> Outcome | None:
+    def run_due(
+        self, game_id: str, key: str, *, game: GameInfo | None = None, position: Position | None = None
+    ) -> Outcome | None:
         """Run the ``now``/``at`` work named ``key`` if the position still makes it due.
-        The key is the idempotency key, so a second delivery returns the first result."""
-        info = self.store.get_game(game_id)
+        The key is the idempotency key, so a second delivery changes nothing (None).
+        ``game`` and ``position`` as for ``handle``."""
+        info = game or self.store.get_game(game_id)
         rules = self.ruleset_for(info)
-        earlier = self.store.find_key(game_id, key)
-        if earlier is not None:
+        if (info.status != "active" or info.frozen_reason) and self.store.find_key(game_id, key) is not None:
             return None
-        state, _ = self.current(game_id)
-        work = next((w for w in rules.scheduled_work(state) if work_key_text(w.key) == key), None)
+        if position is None:
+            position = self._position(game_id, rules)
+        work = next((w for w in rules.scheduled_work(position.state) if work_key_text(w.key) == key), None)
         if work is None or work.command is None:
             return None
         if work.when == "at" and work.at_ms is not None and work.at_ms > self.clock().timestamp() * 1000:
             return None
         data = rules.command_to_data(work.command)
-        return self.handle(
+        outcome = self.handle(
             game_id, command_type=type(work.command).__name__, payload=data,
-            actor=SCHEDULER, idempotency_key=key,
+            actor=SCHEDULER, idempotency_key=key, game=info, position=position,
         )
+        return None if outcome.replayed else outcome
 
     # --- audit -----------------------------------------------------------------------------------
 

@@ -173,7 +173,12 @@ class DueWork(models.Model):
     class Meta:
         # One work key makes several rows (a deadline, its reminder, its turn-start notice).
         constraints = [models.UniqueConstraint(fields=["game", "key", "kind"], name="due_work_key_kind_unique")]
-        indexes = [models.Index(fields=["status", "due_at", "id"], name="due_work_pending_idx")]
+        # Partial: done and cancelled rows pile up as history, and neither the sweeper's claim
+        # nor an order's sync ever reads them.
+        indexes = [
+            models.Index(fields=["due_at", "id"], condition=Q(status="pending"), name="due_work_due_idx"),
+            models.Index(fields=["game"], condition=Q(status="pending"), name="due_work_game_pending_idx"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.game_id}/{self.key} ({self.status})"

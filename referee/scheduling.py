@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.conf import settings
@@ -20,11 +21,11 @@ from django.db.models import Q
 from games.base import REFEREE, Actor, ActorKind, Ruleset, RuleViolation, work_key_text
 from referee import clock, notifications
 from referee.celery import app as celery_app
-from referee.core import Referee
+from referee.core import Outcome, Position, Referee
 from referee.errors import RefereeError
 from referee.instance import referee_get
 from referee.models import DueWork, Game, SchedulerHeartbeat, Seat, Vacation
-from referee.store.base import NewRecord, RecordKind
+from referee.store.base import GameInfo, NewRecord, RecordKind
 
 log = logging.getLogger(__name__)
 SWEEPER = "sweeper"
@@ -56,24 +57,35 @@ def notice_append(*, game_id: str, type_: str, payload: dict[str, Any], actor_ki
 # --- keeping the table true to the position ---------------------------------------------------
 
 
-def due_work_sync(*, game: Game, now: dt.datetime | None = None) -> list[DueWork]:
-    """Make the game's pending rows match its position. Returns the rows due right now."""
+def due_work_sync(
+    *, game: Game, now: dt.datetime | None = None, state: Any = None, rules: Ruleset | None = None
+) -> list[DueWork]:
+    """Make the game's pending rows match its position. Returns the rows due right now.
+
+    The caller holds the game's row lock and passes the game row as it stands; with
+    ``state`` (and its ``rules``) the position is not read again. At most three statements:
+    read the pending rows (and those of the keys scheduled now), cancel the stale ones in
+    one UPDATE, create the new ones in one INSERT."""
     now = now or clock.now()
-    referee = _referee()
-    info = referee.store.get_game(str(game.pk))
-    rules = referee.ruleset_for(info)
     works: dict[str, Any] = {}
-    if info.status == "active":
-        state, _ = referee.current(str(game.pk))
+    if game.status == Game.Status.ACTIVE:
+        if state is None or rules is None:
+            referee = _referee()
+            rules = referee.ruleset_for(referee.store.get_game(str(game.pk)))
+            state, _ = referee.current(str(game.pk))
         works = {work_key_text(w.key): w for w in rules.scheduled_work(state)}
     # Only the pending rows and those of the keys due now: a game's finished rows are history.
     rows = list(DueWork.objects.select_for_update().filter(game=game).filter(
         Q(status=DueWork.Status.PENDING) | Q(key__in=list(works))
     ))
     known = {r.key for r in rows}
-    for row in rows:
-        if row.status == DueWork.Status.PENDING and row.key not in works:
-            _close(row, now, DueWork.Status.CANCELLED, "no longer due: the position moved on")
+    stale = [r for r in rows if r.status == DueWork.Status.PENDING and r.key not in works]
+    if stale:
+        reason = "no longer due: the position moved on"
+        DueWork.objects.filter(pk__in=[r.pk for r in stale]).update(
+            status=DueWork.Status.CANCELLED, done_at=now, result=reason)
+        for row in stale:
+            row.status, row.done_at, row.result = DueWork.Status.CANCELLED, now, reason
     created: list[DueWork] = []
     for key, work in works.items():
         if key in known:
@@ -85,6 +97,8 @@ def due_work_sync(*, game: Game, now: dt.datetime | None = None) -> list[DueWork
             created.append(_create(game, key, DueWork.Kind.AT, work.seats, at, now))
         else:
             created += _create_deadline(game, key, work.seats, now)
+    if created:
+        DueWork.objects.bulk_create(created)
     timers_nudge(rows=[r for r in created if r.due_at is not None and r.due_at > now], now=now)
     return [r for r in (*rows, *created) if r.status == DueWork.Status.PENDING and r.due_at is not None
             and r.due_at <= now]
@@ -92,7 +106,8 @@ def due_work_sync(*, game: Game, now: dt.datetime | None = None) -> list[DueWork
 
 def _create(game: Game, key: str, kind: str, seats: Any, due_at: dt.datetime | None, now: dt.datetime,
             remaining: dt.timedelta | None = None) -> DueWork:
-    return DueWork.objects.create(
+    """A new row, written by ``due_work_sync`` together with the others in one INSERT."""
+    return DueWork(
         game=game, key=key, kind=kind, seats=list(seats), due_at=due_at, remaining=remaining, created_at=now
     )
 
@@ -170,10 +185,13 @@ def timers_nudge(*, rows: list[DueWork], now: dt.datetime) -> None:
 
 def due_work_run(*, game_id: str, key: str, kind: str = "", now: dt.datetime | None = None) -> str:
     """Run the row ``(game_id, key, kind)`` if it is pending and due (with no kind: the
-    key's first pending row that is due). Safe to call twice.
+    key's first pending row that is due), then whatever that makes due now in the same game
+    (a turn start after an expiry, its notice), here rather than by nudging another worker.
+    Safe to call twice.
 
     Locks are always taken game first, then row (as orders do: the game, then its rows in
     ``due_work_sync``), so a job and an order, or two jobs of one game, never deadlock."""
+    now = now or clock.now()
     with transaction.atomic():
         game = Game.objects.select_for_update(no_key=True).filter(pk=game_id).first()
         if game is None:
@@ -186,10 +204,66 @@ def due_work_run(*, game_id: str, key: str, kind: str = "", now: dt.datetime | N
         row = rows.order_by("due_at", "id").first()
         if row is None:
             return "nothing to do"
-        return _execute(row, game, now or clock.now())
+        unit = _Unit.of(game)
+        result = _execute(row, unit, now)
+        if unit.due is not None:
+            _run_rows(unit, unit.due, now)
+        return result
 
 
-def _execute(row: DueWork, game: Game, now: dt.datetime) -> str:
+@dataclass
+class _Unit:
+    """One game's work while its row is locked: the game read once, the position carried
+    from one order to the next (no re-reads), and the rows due now after the last step."""
+
+    game: Game
+    info: GameInfo
+    rules: Ruleset
+    position: Position | None = None
+    due: list[DueWork] | None = None
+
+    @classmethod
+    def of(cls, game: Game) -> _Unit:
+        info = game_info(game)
+        return cls(game, info, _referee().ruleset_for(info))
+
+    def advance(self, outcome: Outcome | None) -> None:
+        if outcome is None or outcome.position is None:
+            return
+        self.position = outcome.position
+        if self.rules.is_finished(outcome.state):
+            self.game.status = Game.Status.FINISHED
+            self.info = replace(self.info, status=Game.Status.FINISHED)
+
+
+def game_info(game: Game) -> GameInfo:
+    """The store's view of a game row the caller has just read under its lock."""
+    return GameInfo(
+        id=str(game.pk), ruleset=game.ruleset, ruleset_version=game.ruleset_version, settings=game.settings,
+        seed=game.seed, status=game.status, frozen_reason=game.frozen_reason, private_log=game.private_log,
+    )
+
+
+MAX_CHAIN = 20  # rows one game may run in a row (a phase making the next one due ...)
+
+
+def _run_rows(unit: _Unit, rows: list[DueWork], now: dt.datetime, budget: int = MAX_CHAIN) -> int:
+    """Run the game's due rows, and those each one makes due, while the game is locked.
+    What is left over (a game that keeps making work due) is nudged to a worker."""
+    ran = 0
+    pending = [r for r in rows if r.status == DueWork.Status.PENDING]
+    while pending and ran < budget:
+        row, unit.due = pending[0], None
+        _execute(row, unit, now)
+        ran += 1
+        rest = unit.due if unit.due is not None else pending[1:]
+        pending = [r for r in rest if r.pk != row.pk and r.status == DueWork.Status.PENDING]
+    enqueue_due_now(pending)
+    return ran
+
+
+def _execute(row: DueWork, unit: _Unit, now: dt.datetime) -> str:
+    game = unit.game
     if row.due_at is None or row.due_at > now:
         return "not due yet"
     if game.frozen_reason or game.status != Game.Status.ACTIVE:
@@ -198,25 +272,29 @@ def _execute(row: DueWork, game: Game, now: dt.datetime) -> str:
     if game.paused_at is not None:
         return "game paused"
     try:
-        result = _perform(game, row, now)
+        result = _perform(unit, row, now)
     except (RuleViolation, RefereeError) as exc:
         # A job that the rules refuse is a bug in a ruleset; record why and move on rather
         # than retrying forever.
         log.error("due work %s/%s refused: %s", game.pk, row.key, exc)
         result = f"refused: {exc}"
+        unit.position = None  # the refused step may have appended a notice: read the position afresh
     _close(row, now, DueWork.Status.DONE, result)
-    enqueue_due_now(due_work_sync(game=game, now=now))
+    state = unit.position.state if unit.position is not None else None
+    unit.due = due_work_sync(game=game, now=now, state=state, rules=unit.rules if state is not None else None)
     return result
 
 
-def _perform(game: Game, row: DueWork, now: dt.datetime) -> str:
+def _perform(unit: _Unit, row: DueWork, now: dt.datetime) -> str:
     referee = _referee()
+    game = unit.game
     game_id = str(game.pk)
     if row.kind in (DueWork.Kind.NOW, DueWork.Kind.AT):
-        outcome = referee.run_due(game_id, row.key)
+        outcome = referee.run_due(game_id, row.key, game=unit.info, position=unit.position)
+        unit.advance(outcome)
         return "ran" if outcome is not None else "no longer due"
     if row.kind == DueWork.Kind.DEADLINE:
-        return _expire(game, row, now)
+        return _expire(unit, row, now)
     seats = list(Seat.objects.filter(game=game, number__in=row.seats).select_related("user"))
     if row.kind == DueWork.Kind.NOTIFY:
         return f"notified {notifications.turn_started(game=game, seats=seats)}"
@@ -224,63 +302,71 @@ def _perform(game: Game, row: DueWork, now: dt.datetime) -> str:
     return f"reminded {notifications.deadline_near(game=game, seats=seats, due_at=deadline.due_at if deadline else now)}"
 
 
-def _expire(game: Game, row: DueWork, now: dt.datetime) -> str:
-    """The deadline passed: the referee takes the turn, saying who acted and why."""
+def _expire(unit: _Unit, row: DueWork, now: dt.datetime) -> str:
+    """The deadline passed: the referee takes the turn, saying who acted and why. The notice
+    and the referee's order are one append."""
     referee = _referee()
+    game, rules = unit.game, unit.rules
     game_id = str(game.pk)
-    info = referee.store.get_game(game_id)
-    rules: Ruleset = referee.ruleset_for(info)
-    state, _ = referee.current(game_id)
+    position = unit.position or referee.position(game_id)
+    state = position.state
     if not any(work_key_text(w.key) == row.key for w in rules.scheduled_work(state)):
         return "no longer due"
     # Every seat of the deadline that still has not acted (in a simultaneous turn, some did).
     seats = tuple(sorted(set(row.seats) & set(rules.to_act(state)))) or tuple(row.seats)
     on_vacation = bool(_vacations(game, seats, now))
     why = "the seat is on vacation and the referee plays its turns" if on_vacation else "the deadline passed"
-    notice_append(game_id=game_id, type_="DeadlineExpired", payload={
+    notice = NewRecord(kind=RecordKind.NOTICE, type="DeadlineExpired", actor_kind="referee", payload={
         "key": row.key, "seats": list(seats), "due_at": row.due_at.isoformat() if row.due_at else None,
         "policy": game.deadline_policy, "reason": why,
     })
     command = rules.deadline_command(state, seats, game.deadline_policy)
     # The referee plays *for* the seat: the seat stays on the actor so the rules need not guess.
     actor = Actor(ActorKind.REFEREE, seats[0]) if len(seats) == 1 else REFEREE
-    referee.handle(
+    outcome = referee.handle(
         game_id, command_type=type(command).__name__, payload=rules.command_to_data(command),
-        actor=actor, idempotency_key=row.key,
+        actor=actor, idempotency_key=row.key, game=unit.info, position=position, preface=[notice],
     )
+    unit.advance(outcome)
     return f"referee played {type(command).__name__} ({game.deadline_policy}) because {why}"
 
 
 # --- the sweeper -------------------------------------------------------------------------------
 
 
-def sweep(*, now: dt.datetime | None = None, limit: int = 10_000) -> int:
-    """Run every due row once, oldest first, each in its own transaction. Games are claimed
-    with ``SELECT ... FOR NO KEY UPDATE SKIP LOCKED`` (then their row): several sweepers
-    and workers share the work, and a game busy with an order is simply left for the next
-    sweep. Returns how many rows ran."""
+def sweep_batch() -> int:
+    return int(getattr(settings, "REFEREE_SWEEP_BATCH", 20))
+
+
+def sweep(*, now: dt.datetime | None = None, limit: int = 10_000, batch: int | None = None) -> int:
+    """Run every due row once, oldest first, a batch of games per transaction. Games are
+    claimed with ``SELECT ... FOR NO KEY UPDATE SKIP LOCKED`` among those with the oldest due
+    rows: several sweepers and workers share the work, and a game busy with an order is
+    left for the next sweep. Each game runs in a savepoint, so one that fails rolls back
+    alone. Returns how many rows ran."""
     now = now or clock.now()
+    batch = batch or sweep_batch()
     _outage_check(now)
-    ran, after = 0, None
-    due = DueWork.objects.filter(status=DueWork.Status.PENDING, due_at__lte=now).order_by("due_at", "id")
+    ran = 0
+    failed: set[Any] = set()
+    due = DueWork.objects.filter(status=DueWork.Status.PENDING, due_at__lte=now)
     while ran < limit:
-        page = due if after is None else due.filter(Q(due_at__gt=after[0]) | Q(due_at=after[0], id__gt=after[1]))
-        candidate = page.values("id", "game_id", "due_at").first()
-        if candidate is None:
-            break
-        after = (candidate["due_at"], candidate["id"])
         with transaction.atomic():
-            game = Game.objects.select_for_update(no_key=True, skip_locked=True).filter(pk=candidate["game_id"]).first()
-            if game is None:
-                continue
-            row = (
-                DueWork.objects.select_for_update(skip_locked=True)
-                .filter(pk=candidate["id"], status=DueWork.Status.PENDING).first()
-            )
-            if row is None:
-                continue
-            _execute(row, game, now)
-        ran += 1
+            candidates = due.exclude(game_id__in=failed).order_by("due_at", "id").values("game_id")[:batch * 4]
+            games = list(Game.objects.select_for_update(no_key=True, skip_locked=True)
+                         .filter(pk__in=candidates).order_by()[:batch])
+            if not games:
+                break
+            rows: dict[Any, list[DueWork]] = {}
+            for row in due.filter(game__in=games).order_by("due_at", "id"):
+                rows.setdefault(row.game_id, []).append(row)
+            for game in games:
+                try:
+                    with transaction.atomic():
+                        ran += _run_rows(_Unit.of(game), rows.get(game.pk, []), now)
+                except Exception:
+                    log.exception("due work of game %s failed; it is left for the next sweep", game.pk)
+                    failed.add(game.pk)
     return ran
 
 

@@ -24,6 +24,7 @@ from referee.errors import (
 )
 from referee.instance import referee_get
 from referee.models import DueWork, Event, Game, Seat, Vacation
+from referee.store.base import GameInfo
 
 
 @transaction.atomic
@@ -102,12 +103,10 @@ def command_handle(
             if not user.is_staff:
                 raise SeatError("Only moderators may give moderator orders.")
             actor = MODERATOR
+            game = _locked_game(game_id)
         else:
-            seat = seat_of(game_id=game_id, user=user)
-            if seat is None:
-                raise SeatError("You have no seat in this game.")
-            actor = Actor.player(seat.number)
-        game = _locked_game(game_id)
+            seat = _locked_seat(game_id, user)
+            actor, game = Actor.player(seat.number), seat.game
         if game.paused_at is not None and not as_moderator:
             raise GameNotActive("A moderator has paused this game; orders wait until it resumes.")
         if expected_seq is not None:
@@ -121,14 +120,14 @@ def command_handle(
                 )
         try:
             outcome = referee_get().handle(
-                game_id, command_type=command_type, payload=payload, actor=actor, idempotency_key=idempotency_key
+                game_id, command_type=command_type, payload=payload, actor=actor, idempotency_key=idempotency_key,
+                game=_info(game),
             )
         except RuleViolation as exc:
             refusal = exc
         else:
             if not outcome.replayed:
-                game.refresh_from_db()
-                _after_append(game)
+                _after_append(game, outcome)
     if refusal is not None:
         raise refusal
     return outcome
@@ -145,10 +144,36 @@ def _locked_game(game_id: str) -> Game:
         raise GameNotFound("There is no such game.") from None
 
 
-def _after_append(game: Game) -> None:
+def _locked_seat(game_id: str, user: AbstractBaseUser) -> Seat:
+    """The user's seat with its game, the game row locked as ``_locked_game`` does: one
+    statement for both."""
+    seat = None
+    if user.is_authenticated:
+        try:
+            seat = (Seat.objects.select_related("game").select_for_update(no_key=True, of=("game",))
+                    .filter(game_id=game_id, user=user).first())
+        except (ValueError, ValidationError):
+            seat = None
+    if seat is None:
+        raise SeatError("You have no seat in this game.")
+    return seat
+
+
+def _info(game: Game) -> GameInfo:
+    return scheduling.game_info(game)
+
+
+def _after_append(game: Game, outcome: Outcome | None = None) -> None:
     """Bring the due-work table in line with the new position (same transaction) and nudge
-    a worker for what is due now once it commits."""
-    scheduling.enqueue_due_now(scheduling.due_work_sync(game=game))
+    a worker for what is due now once it commits. With the order's ``outcome`` the position
+    is not read again (and a game the order finished is known to be finished)."""
+    if outcome is None:
+        scheduling.enqueue_due_now(scheduling.due_work_sync(game=game))
+        return
+    rules = referee_get().ruleset_for(_info(game))
+    if rules.is_finished(outcome.state):
+        game.status = Game.Status.FINISHED
+    scheduling.enqueue_due_now(scheduling.due_work_sync(game=game, state=outcome.state, rules=rules))
     from referee.live import notify_appended  # readers waiting on the game wake once it commits
     transaction.on_commit(lambda: notify_appended(str(game.pk)))
 

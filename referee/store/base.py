@@ -21,7 +21,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from referee.errors import ConcurrencyError
 from referee.store.hashing import GENESIS, record_hash
+
+
+class TransactionSpoilt(ConcurrencyError):
+    """An append lost a race in a way that spoilt the surrounding transaction (only a writer
+    that bypassed the referee can cause it): retry in a new transaction, not in this one."""
 
 
 class RecordKind(enum.StrEnum):
@@ -126,33 +132,57 @@ def audience_of(record: StoredRecord) -> tuple[str, tuple[int, ...]]:
 def stamp(
     game_id: str, first_seq: int, prev_hash: str, records: Sequence[NewRecord], now: dt.datetime
 ) -> list[StoredRecord]:
-    """Number, chain and hash new records. Shared by every store so they agree byte for byte."""
+    """Number, chain and hash new records. Shared by every store so they agree byte for byte.
+
+    Builds each record once, with the version-2 hash body written out here rather than via
+    a first, hash-less record (this runs on every append)."""
     out: list[StoredRecord] = []
+    created = now.isoformat()
     for i, r in enumerate(records):
         seq = first_seq + i
-        rec = StoredRecord(
-            game_id=game_id,
-            seq=seq,
-            kind=r.kind,
-            type=r.type,
-            payload=r.payload,
-            audience_kind=r.audience_kind,
-            audience_seat=None,
-            audience_seats=tuple(sorted(set(r.audience_seats))),
-            record_version=RECORD_VERSION,
-            actor_kind=r.actor_kind,
-            actor_seat=r.actor_seat,
-            schema_version=r.schema_version,
-            idempotency_key=r.idempotency_key,
-            cause_seq=None if r.cause_offset is None else first_seq + r.cause_offset,
-            draws=tuple(r.draws),
-            created_at=now,
-            prev_hash=prev_hash,
-        )
-        rec = StoredRecord(**{**rec.__dict__, "hash": rec.computed_hash()})
-        out.append(rec)
-        prev_hash = rec.hash
+        seats = tuple(sorted(set(r.audience_seats)))
+        cause_seq = None if r.cause_offset is None else first_seq + r.cause_offset
+        draws = tuple(r.draws)
+        digest_ = record_hash(prev_hash, {
+            "record_version": RECORD_VERSION, "game": game_id, "seq": seq, "kind": str(r.kind), "type": r.type,
+            "schema_version": r.schema_version, "payload": r.payload, "audience": [r.audience_kind, list(seats)],
+            "actor": [r.actor_kind, r.actor_seat], "idempotency_key": r.idempotency_key, "cause_seq": cause_seq,
+            "draws": list(draws), "created_at": created,
+        })
+        out.append(stored_record(
+            game_id=game_id, seq=seq, kind=r.kind, type=r.type, payload=r.payload, audience_kind=r.audience_kind,
+            audience_seat=None, actor_kind=r.actor_kind, actor_seat=r.actor_seat, schema_version=r.schema_version,
+            idempotency_key=r.idempotency_key, cause_seq=cause_seq, draws=draws, created_at=now,
+            prev_hash=prev_hash, hash=digest_, audience_seats=seats, record_version=RECORD_VERSION,
+        ))
+        prev_hash = digest_
     return out
+
+
+def stored_record(**fields: Any) -> StoredRecord:
+    """A ``StoredRecord`` from all its fields, without the frozen dataclass's per-field
+    ``__setattr__`` (replay builds tens of thousands of them)."""
+    record = object.__new__(StoredRecord)
+    record.__dict__.update(fields)
+    return record
+
+
+@dataclass(frozen=True)
+class LoadedTail:
+    """What the referee needs to decide the next order, read in one go: the latest snapshot
+    (at or before the position asked for) and every record from the snapshot's own on (from
+    the first without one). The last record gives the head's seq and hash."""
+
+    snapshot: Snapshot | None
+    records: list[StoredRecord]
+
+    @property
+    def last_seq(self) -> int:
+        return self.records[-1].seq if self.records else 0
+
+    @property
+    def last_hash(self) -> str:
+        return self.records[-1].hash if self.records else GENESIS
 
 
 @dataclass(frozen=True)
@@ -192,8 +222,16 @@ class EventStore(ABC):
 
     # the log
     @abstractmethod
-    def append(self, game_id: str, expected_seq: int, records: Sequence[NewRecord], now: dt.datetime) -> list[StoredRecord]:
-        """Write ``records`` as ``expected_seq``, ``expected_seq + 1`` ... or raise ConcurrencyError."""
+    def append(
+        self, game_id: str, expected_seq: int, records: Sequence[NewRecord], now: dt.datetime,
+        prev_hash: str | None = None, snapshot: Snapshot | None = None,
+    ) -> list[StoredRecord]:
+        """Write ``records`` as ``expected_seq``, ``expected_seq + 1`` ... or raise ConcurrencyError.
+
+        ``prev_hash`` is the hash of record ``expected_seq - 1`` when the caller has just
+        read it (it saves a read); an append whose predecessor does not have that hash is
+        refused like a lost race, so a stale tail can never break the chain. ``snapshot``
+        (of the position after these records) is saved with them, or not at all."""
 
     @abstractmethod
     def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[StoredRecord]: ...
@@ -204,6 +242,24 @@ class EventStore(ABC):
     @abstractmethod
     def find_key(self, game_id: str, key: str) -> StoredRecord | None:
         """The record that carries idempotency key ``key`` in this game, if any."""
+
+    def append_at_tail(
+        self, game_id: str, expected_seq: int, records: Sequence[NewRecord], now: dt.datetime, *,
+        prev_hash: str, snapshot: Snapshot | None = None,
+    ) -> list[StoredRecord]:
+        """The referee's append: right after it read the tail (``prev_hash``), with the
+        snapshot due, if any. By default a plain ``append`` and then the snapshot; a store
+        that can do both in one statement overrides it."""
+        stored = self.append(game_id, expected_seq, records, now)
+        if snapshot is not None:
+            self.save_snapshot(snapshot)
+        return stored
+
+    def load(self, game_id: str, upto: int | None = None) -> LoadedTail:
+        """The latest snapshot at or before ``upto`` and the records from its seq on."""
+        snapshot = self.latest_snapshot(game_id, upto=upto)
+        after = snapshot.seq - 1 if snapshot is not None else 0
+        return LoadedTail(snapshot, self.read(game_id, after=after, upto=upto))
 
     def caused_by(self, game_id: str, seq: int) -> list[StoredRecord]:
         return [r for r in self.read(game_id, after=seq) if r.cause_seq == seq]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import uuid
 from collections.abc import Sequence
 
 from django.core.exceptions import ValidationError
@@ -11,16 +12,22 @@ from django.db import IntegrityError, transaction
 from referee.errors import ConcurrencyError, GameNotFound
 from referee.models import Event, Game
 from referee.models import Snapshot as SnapshotRow
+from referee.store import sql
 from referee.store.base import (
     EventStore,
     GameInfo,
+    LoadedTail,
     NewRecord,
     RecordKind,
     Snapshot,
     StoredRecord,
+    TransactionSpoilt,
     stamp,
+    stored_record,
 )
 from referee.store.hashing import GENESIS
+
+MAX_SEQ = 2**31 - 1
 
 _READ_FIELDS = (
     "seq", "kind", "type", "payload", "audience_kind", "audience_seat", "actor_kind", "actor_seat", "schema_version",
@@ -49,6 +56,36 @@ def _record(row: Event) -> StoredRecord:
         audience_seats=tuple(row.audience_seats or ()),
         record_version=row.record_version or 1,
     )
+
+
+def _raw_record(game: str, row: Sequence[object]) -> StoredRecord:
+    """A record from a row of ``sql.READ_COLUMNS``."""
+    (seq, kind, type_, payload, audience_kind, audience_seat, actor_kind, actor_seat, schema_version,
+     key, cause_seq, draws, created_at, prev_hash, hash_, audience_seats, record_version) = row
+    return stored_record(
+        game_id=game, seq=seq, kind=_KINDS[kind], type=type_, payload=sql.loads(payload),
+        audience_kind=audience_kind, audience_seat=audience_seat, actor_kind=actor_kind, actor_seat=actor_seat,
+        schema_version=schema_version, idempotency_key=key, cause_seq=cause_seq,
+        draws=() if draws == "[]" else tuple(sql.loads(draws)),
+        created_at=created_at, prev_hash=prev_hash, hash=hash_,
+        audience_seats=tuple(sql.loads(audience_seats) or ()) if audience_seats is not None else (),
+        record_version=record_version or 1,
+    )
+
+
+_KINDS = {str(k): k for k in RecordKind}
+
+
+_GAME_SQL = ("SELECT ruleset, ruleset_version, settings, seed, status, frozen_reason, private_log "
+             "FROM referee_game WHERE id = %s::uuid")
+_HASH_SQL = "SELECT hash FROM referee_event WHERE game_id = %s::uuid AND seq = %s::int4"
+_LAST_SQL = "SELECT seq FROM referee_event WHERE game_id = %s::uuid ORDER BY seq DESC LIMIT 1"
+_READ_SQL = (f"SELECT {sql.READ_COLUMNS} FROM referee_event WHERE game_id = %s::uuid AND seq > %s::int4 "
+             "AND seq <= %s::int4 ORDER BY seq")
+_KEY_SQL = (f"SELECT {sql.READ_COLUMNS} FROM referee_event WHERE game_id = %s::uuid "
+            "AND idempotency_key = %s::varchar")
+_SNAPSHOT_SQL = ("INSERT INTO referee_snapshot (game_id, seq, ruleset_version, state, state_hash, created_at) "
+                 "VALUES (%s::uuid, %s::int4, %s::varchar, %s::jsonb, %s::varchar, now()) ON CONFLICT DO NOTHING")
 
 
 class DjangoEventStore(EventStore):
@@ -80,6 +117,17 @@ class DjangoEventStore(EventStore):
             raise GameNotFound("There is no such game.", game=str(game_id)) from None
 
     def get_game(self, game_id: str) -> GameInfo:
+        if sql.enabled():
+            try:
+                uuid.UUID(str(game_id))
+            except ValueError:
+                raise GameNotFound("There is no such game.", game=str(game_id)) from None
+            rows = sql.run(_GAME_SQL, (str(game_id),))
+            if not rows:
+                raise GameNotFound("There is no such game.", game=str(game_id))
+            ruleset, version, settings, seed, status, frozen, private = rows[0]
+            return GameInfo(id=str(game_id), ruleset=ruleset, ruleset_version=version, settings=sql.loads(settings),
+                            seed=seed, status=status, frozen_reason=frozen, private_log=private)
         g = self._game(game_id)
         return GameInfo(
             id=str(g.id), ruleset=g.ruleset, ruleset_version=g.ruleset_version, settings=g.settings,
@@ -95,7 +143,14 @@ class DjangoEventStore(EventStore):
         if fields:
             Game.objects.filter(pk=game_id).update(**fields)
 
-    def append(self, game_id: str, expected_seq: int, records: Sequence[NewRecord], now: dt.datetime) -> list[StoredRecord]:
+    def append(
+        self, game_id: str, expected_seq: int, records: Sequence[NewRecord], now: dt.datetime,
+        prev_hash: str | None = None, snapshot: Snapshot | None = None,
+    ) -> list[StoredRecord]:
+        if not records:
+            return []
+        if sql.enabled():
+            return self._append_sql(str(game_id), expected_seq, records, now, prev_hash, snapshot)
         try:
             with transaction.atomic():
                 if expected_seq == 1:
@@ -122,13 +177,80 @@ class DjangoEventStore(EventStore):
                     )
                     for r in stored
                 ])
+                if snapshot is not None:
+                    self.save_snapshot(snapshot)
                 return stored
         except IntegrityError:
             raise ConcurrencyError(
                 "The game moved on while this order was being decided.", expected=expected_seq
             ) from None
 
+    def append_at_tail(
+        self, game_id: str, expected_seq: int, records: Sequence[NewRecord], now: dt.datetime, *,
+        prev_hash: str, snapshot: Snapshot | None = None,
+    ) -> list[StoredRecord]:
+        return self.append(game_id, expected_seq, records, now, prev_hash=prev_hash, snapshot=snapshot)
+
+    def _append_sql(
+        self, game_id: str, expected_seq: int, records: Sequence[NewRecord], now: dt.datetime, prev_hash: str | None,
+        snapshot: Snapshot | None,
+    ) -> list[StoredRecord]:
+        """One INSERT statement (see ``sql.insert_sql``). With ``prev_hash`` given (the
+        referee has just read the tail) the predecessor is checked inside that statement;
+        without it, it is read first."""
+        if expected_seq == 1:
+            prev_hash = GENESIS
+        elif prev_hash is None:
+            found = sql.run(_HASH_SQL, (game_id, expected_seq - 1))
+            if not found:
+                raise ConcurrencyError("The order expected a log position that does not exist yet.",
+                                       expected=expected_seq)
+            prev_hash = found[0][0]
+        stored = stamp(game_id, expected_seq, prev_hash, records, now)
+        rows = [
+            (game_id, r.seq, str(r.kind), r.type, r.schema_version, sql.dumps(r.payload), r.audience_kind,
+             r.audience_seat, sql.dumps(list(r.audience_seats)), r.record_version, r.actor_kind, r.actor_seat,
+             r.idempotency_key, r.cause_seq, sql.dumps(list(r.draws)), r.created_at, r.prev_hash, r.hash)
+            for r in stored
+        ]
+        params: list[object] = list(rows[0])
+        if expected_seq > 1:
+            params += (game_id, expected_seq - 1, prev_hash)
+        if len(rows) > 1:
+            params += sql.rest_params(game_id, rows[1:])
+        if snapshot is not None:
+            params += (snapshot.game_id, snapshot.seq, snapshot.ruleset_version, sql.dumps(snapshot.state),
+                       snapshot.state_hash)
+        try:
+            written = sql.run(sql.insert_sql(len(stored), expected_seq > 1, snapshot is not None), params)
+        except IntegrityError:
+            # Only a writer that skipped the referee's checks gets here (a conflict after the
+            # first record went in): the transaction is spoilt, so it must not be retried in it.
+            if transaction.get_connection().in_atomic_block:
+                transaction.set_rollback(True)
+            raise TransactionSpoilt("The game moved on while this order was being decided.",
+                                    expected=expected_seq) from None
+        if len(written) != len(stored):
+            raise ConcurrencyError("The game moved on while this order was being decided.", expected=expected_seq)
+        return stored
+
+    def load(self, game_id: str, upto: int | None = None) -> LoadedTail:
+        if not sql.enabled():
+            return super().load(game_id, upto)
+        game = str(game_id)
+        snapshot, records = None, []
+        for part, *row in sql.run(sql.LOAD_SQL, {"game": game, "upto": MAX_SEQ if upto is None else upto}):
+            if part == 0:
+                snapshot = Snapshot(game, row[0], row[2], sql.loads(row[3]), row[14])
+            else:
+                records.append(_raw_record(game, row))
+        return LoadedTail(snapshot, records)
+
     def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[StoredRecord]:
+        if sql.enabled():
+            game = str(game_id)
+            rows = sql.run(_READ_SQL, (game, after, MAX_SEQ if upto is None else upto))
+            return [_raw_record(game, row) for row in rows]
         qs = Event.objects.filter(game_id=game_id, seq__gt=after)
         if upto is not None:
             qs = qs.filter(seq__lte=upto)
@@ -144,10 +266,16 @@ class DjangoEventStore(EventStore):
         return out
 
     def last_seq(self, game_id: str) -> int:
+        if sql.enabled():
+            rows = sql.run(_LAST_SQL, (str(game_id),))
+            return rows[0][0] if rows else 0
         row = Event.objects.filter(game_id=game_id).order_by("-seq").values_list("seq", flat=True).first()
         return row or 0
 
     def find_key(self, game_id: str, key: str) -> StoredRecord | None:
+        if sql.enabled():
+            rows = sql.run(_KEY_SQL, (str(game_id), key))
+            return _raw_record(str(game_id), rows[0]) if rows else None
         row = Event.objects.filter(game_id=game_id, idempotency_key=key).first()
         return _record(row) if row else None
 
@@ -155,6 +283,10 @@ class DjangoEventStore(EventStore):
         return [_record(r) for r in Event.objects.filter(game_id=game_id, cause_seq=seq).order_by("seq")]
 
     def save_snapshot(self, snapshot: Snapshot) -> None:
+        if sql.enabled():
+            sql.run(_SNAPSHOT_SQL, (snapshot.game_id, snapshot.seq, snapshot.ruleset_version,
+                                    sql.dumps(snapshot.state), snapshot.state_hash))
+            return
         SnapshotRow.objects.get_or_create(
             game_id=snapshot.game_id, seq=snapshot.seq,
             defaults={"ruleset_version": snapshot.ruleset_version, "state": snapshot.state,

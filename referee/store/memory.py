@@ -39,7 +39,10 @@ class InMemoryEventStore(EventStore):
             info = replace(info, frozen_reason=frozen_reason)
         self._games[game_id] = info
 
-    def append(self, game_id: str, expected_seq: int, records: Sequence[NewRecord], now: dt.datetime) -> list[StoredRecord]:
+    def append(
+        self, game_id: str, expected_seq: int, records: Sequence[NewRecord], now: dt.datetime,
+        prev_hash: str | None = None, snapshot: Snapshot | None = None,
+    ) -> list[StoredRecord]:
         self.get_game(game_id)
         with self._lock:
             log = self._logs[game_id]
@@ -53,9 +56,13 @@ class InMemoryEventStore(EventStore):
                 if r.idempotency_key and r.idempotency_key in keys:
                     raise ConcurrencyError("That idempotency key was just used.", key=r.idempotency_key)
             prev = log[-1].hash if log else GENESIS
+            if prev_hash is not None and prev_hash != prev:
+                raise ConcurrencyError("The log is not where the order expected it.", expected=expected_seq)
             stored = stamp(game_id, expected_seq, prev, records, now)
             log.extend(stored)
-            return stored
+        if snapshot is not None:
+            self.save_snapshot(snapshot)
+        return stored
 
     def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[StoredRecord]:
         self.get_game(game_id)

@@ -116,3 +116,45 @@ class EventStoreContract:
         assert store.latest_snapshot(game, upto=2) is None
         store.drop_snapshot(game, 7)
         assert [s.seq for s in store.snapshots(game)] == [3]
+
+    def test_an_append_chained_to_the_hash_it_was_given(self, store, game):
+        (first,) = store.append(game, 1, [rec(n=1)], NOW)
+        (second,) = store.append(game, 2, [rec(n=2)], NOW, prev_hash=first.hash)
+        assert second.prev_hash == first.hash and second.hash == second.computed_hash()
+
+    def test_an_append_chained_to_a_stale_hash_raises_and_writes_nothing(self, store, game):
+        store.append(game, 1, [rec(n=1)], NOW)
+        with pytest.raises(ConcurrencyError):
+            store.append(game, 2, [rec(n=2), rec(n=3)], NOW, prev_hash="f" * 64)
+        assert store.last_seq(game) == 1
+
+    def test_a_lost_race_leaves_the_store_usable_for_the_retry(self, store, game):
+        store.append(game, 1, [rec(n=1), rec(n=2)], NOW)
+        with pytest.raises(ConcurrencyError):
+            store.append(game, 2, [rec(n=99)], NOW, prev_hash=store.read(game)[0].hash)
+        retried = store.append(game, 3, [rec(n=3)], NOW, prev_hash=store.read(game)[-1].hash)
+        assert [r.seq for r in retried] == [3]
+
+    def test_a_used_key_in_a_later_record_of_an_append_raises(self, store, game):
+        store.append(game, 1, [rec(key="k1")], NOW)
+        with pytest.raises(ConcurrencyError):
+            store.append(game, 2, [rec(n=2), rec(key="k1")], NOW)
+
+    def test_load_gives_the_latest_snapshot_and_the_records_from_its_own(self, store, game):
+        assert store.load(game).snapshot is None and store.load(game).records == []
+        store.append(game, 1, [rec(n=i) for i in range(1, 9)], NOW)
+        whole = store.load(game)
+        assert whole.snapshot is None and [r.seq for r in whole.records] == list(range(1, 9))
+        assert (whole.last_seq, whole.last_hash) == (8, store.read(game)[-1].hash)
+        store.save_snapshot(Snapshot(game, 5, "1", {"at": 5}, "h5"))
+        tail = store.load(game)
+        assert tail.snapshot == Snapshot(game, 5, "1", {"at": 5}, "h5")
+        assert [r.seq for r in tail.records] == [5, 6, 7, 8]
+        assert [r.seq for r in store.load(game, upto=4).records] == [1, 2, 3, 4]
+        assert store.load(game, upto=6).snapshot.seq == 5
+
+    def test_a_snapshot_saved_twice_keeps_the_first(self, store, game):
+        store.append(game, 1, [rec(n=1)], NOW)
+        store.save_snapshot(Snapshot(game, 1, "1", {"v": 1}, "a"))
+        store.save_snapshot(Snapshot(game, 1, "1", {"v": 2}, "b"))
+        assert store.latest_snapshot(game).state == {"v": 1}

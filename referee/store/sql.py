@@ -1,0 +1,122 @@
+"""The event store's hot path in plain SQL on PostgreSQL (issue 16).
+
+Django's ORM costs more CPU per statement than PostgreSQL spends running it (query
+compilation, model instances), and its psycopg cursors bind parameters on the client and
+never prepare. The few statements of an order run here instead, on Django's own connection
+(so they share its transaction and ``atomic`` blocks) through a psycopg cursor that binds on
+the server and prepares the statement once per connection. Each one is logged where Django
+logs queries, so ``CaptureQueriesContext`` counts them like any other.
+
+Set ``REFEREE_PREPARED_SQL = False`` behind a transaction-pooling PgBouncer older than
+1.21 (named prepared statements do not survive a change of server connection there).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from django.conf import settings
+from django.db import connection
+
+# referee_event's columns as the store writes them, with the casts that let PostgreSQL type
+# parameters that psycopg sends untyped (text for JSON, a string for the UUID).
+EVENT_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("game_id", "uuid"), ("seq", "int4"), ("kind", "varchar"), ("type", "varchar"),
+    ("schema_version", "int2"), ("payload", "jsonb"), ("audience_kind", "varchar"),
+    ("audience_seat", "int2"), ("audience_seats", "jsonb"), ("record_version", "int2"),
+    ("actor_kind", "varchar"), ("actor_seat", "int2"), ("idempotency_key", "varchar"),
+    ("cause_seq", "int4"), ("draws", "jsonb"), ("created_at", "timestamptz"),
+    ("prev_hash", "varchar"), ("hash", "varchar"),
+)
+_NAMES = ", ".join(name for name, _ in EVENT_COLUMNS)
+_SELECT_ROW = ", ".join(f"%s::{cast}" for _, cast in EVENT_COLUMNS)
+# Every column but the game's, as arrays: ``rest_params`` gives them in this order.
+_ARRAY_COLUMNS = EVENT_COLUMNS[1:]
+_UNNEST = ("u.* FROM unnest(" + ", ".join(f"%s::{cast}[]" for _, cast in _ARRAY_COLUMNS) + ") AS u ("
+           + ", ".join(name for name, _ in _ARRAY_COLUMNS) + ")")
+
+READ_COLUMNS = (
+    "seq, kind, type, payload, audience_kind, audience_seat, actor_kind, actor_seat, schema_version, "
+    "idempotency_key, cause_seq, draws, created_at, prev_hash, hash, audience_seats, record_version"
+)
+
+
+def enabled() -> bool:
+    return connection.vendor == "postgresql"
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def loads(value: Any) -> Any:
+    """Django registers a text loader for jsonb on its connections; parse it here."""
+    return json.loads(value) if isinstance(value, str | bytes) else value
+
+
+def run(sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+    """Execute on Django's connection, server-side bound and prepared; rows if any."""
+    import psycopg
+
+    connection.ensure_connection()
+    connection.validate_no_broken_transaction()
+    started = time.monotonic()
+    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cur:
+        cur.execute(sql, params, prepare=getattr(settings, "REFEREE_PREPARED_SQL", True))
+        rows = cur.fetchall() if cur.description is not None else []
+    if connection.queries_logged:
+        connection.queries_log.append({"sql": sql, "time": f"{time.monotonic() - started:.3f}"})
+    return rows
+
+
+def rest_params(game_id: str, rows: Sequence[Sequence[Any]]) -> list[Any]:
+    """The parameters of the ``rest`` insert: the game, then one array per column."""
+    return [game_id, *(list(column) for column in zip(*(row[1:] for row in rows), strict=True))]
+
+
+def insert_sql(count: int, check_predecessor: bool, snapshot: bool = False) -> str:
+    """One statement that writes ``count`` records or none.
+
+    The first record is inserted ``ON CONFLICT DO NOTHING`` (taken seq, or a used
+    idempotency key: a lost race) and only if its predecessor is there with the hash the
+    caller chained to; the others only if the first went in. A lost race therefore writes
+    nothing and raises nothing, so the caller's transaction stays usable for a retry without
+    a savepoint; the unique (game, seq) is still what refuses it. A snapshot of the position
+    after the records goes in with them (and only with them). Returns one row per record."""
+    guard = (" WHERE EXISTS (SELECT 1 FROM referee_event WHERE game_id = %s::uuid AND seq = %s::int4"
+             " AND hash = %s::varchar)") if check_predecessor else ""
+    ctes = [f"first AS (INSERT INTO referee_event ({_NAMES}) SELECT {_SELECT_ROW}{guard} "
+            "ON CONFLICT DO NOTHING RETURNING seq)"]
+    result = "SELECT seq FROM first"
+    if count > 1:
+        # The other records as one array per column (the statement's text, and so its
+        # prepared plan, is the same for any number of records; binding is cheap).
+        ctes.append(f"rest AS (INSERT INTO referee_event ({_NAMES}) SELECT %s::uuid, {_UNNEST} "
+                    "WHERE EXISTS (SELECT 1 FROM first) RETURNING seq)")
+        result += " UNION ALL SELECT seq FROM rest"
+    if snapshot:
+        ctes.append("snap AS (INSERT INTO referee_snapshot (game_id, seq, ruleset_version, state, state_hash, "
+                    "created_at) SELECT %s::uuid, %s::int4, %s::varchar, %s::jsonb, %s::varchar, now() "
+                    "WHERE EXISTS (SELECT 1 FROM first) ON CONFLICT DO NOTHING)")
+    return f"WITH {', '.join(ctes)} {result}"
+
+
+# The latest snapshot (at or before ``upto``) and every record from its seq on, in one round
+# trip: the snapshot's own record comes along because it carries the hash of the head when
+# nothing follows it. Part 0 is the snapshot (seq, ruleset version in ``type``, state in
+# ``payload``, its hash in ``hash``), part 1 the records.
+LOAD_SQL = f"""
+WITH snap AS (
+    SELECT seq, ruleset_version, state, state_hash FROM referee_snapshot
+    WHERE game_id = %(game)s::uuid AND seq <= %(upto)s::int4 ORDER BY seq DESC LIMIT 1
+)
+SELECT 1 AS part, {READ_COLUMNS} FROM referee_event
+WHERE game_id = %(game)s::uuid AND seq >= COALESCE((SELECT seq FROM snap), 0) AND seq <= %(upto)s::int4
+UNION ALL
+SELECT 0, seq, NULL, ruleset_version, state, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+       state_hash, NULL, NULL FROM snap
+ORDER BY part, seq
+"""

@@ -1,0 +1,94 @@
+"""SQL statements per order, counted with ``CaptureQueriesContext`` (a count is stable, a
+time is not). Issue 16: an order costs at most 8 statements however long the game has run,
+because the referee reads the game and its position once and touches only pending due work."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from clients.example_bot import STEPS, is_my_turn, safe_step, square
+from games.base import Viewer
+from referee import services
+from referee.instance import referee_get
+from tests.factories import GameFactory, SeatFactory
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
+
+MOST_PER_ORDER = 8
+SHOPPING = {"team_weapon": "minigun", "items": [{"item": "bazooka", "count": 2}, {"item": "mine", "count": 2}]}
+
+
+def _worms_game() -> tuple[str, dict[int, Any]]:
+    game = GameFactory(ruleset="worms", settings={"sudden_death_after": 1}, name="counted")
+    seats = {s.number: s for s in (SeatFactory(game=game) for _ in range(2))}
+    services.game_start(game=game)
+    services.game_run_pending(game_id=str(game.pk))
+    return str(game.pk), seats
+
+
+def _position(game_id: str, seat: int) -> dict[str, Any]:
+    return referee_get().view(game_id, Viewer.for_seat(seat))["position"]
+
+
+def _acting(game_id: str, seats: dict[int, Any]) -> int:
+    for number in seats:
+        if is_my_turn(_position(game_id, number), number):
+            return number
+    for seat in seats.values():  # the shopping lists, where the game starts with them
+        services.command_handle(game_id=game_id, user=seat.user, command_type="SubmitShoppingList",
+                                payload=SHOPPING)
+    services.game_run_pending(game_id=game_id)
+    return next(n for n in seats if is_my_turn(_position(game_id, n), n))
+
+
+def _walk(game_id: str, seat: int) -> tuple[str, list[str]]:
+    """A one-square walk of one of the seat's worms onto a free, safe square."""
+    position = _position(game_id, seat)
+    on_board = [w for w in position["worms"] if w.get("x") is not None]
+    blocked = {(w["x"], w["y"]) for w in on_board} | {(d["x"], d["y"]) for d in position["drums"]}
+    blocked |= {(m["x"], m["y"]) for m in position["mines"]}
+    for worm in on_board:
+        if worm["seat"] != seat:
+            continue
+        for dx, dy in STEPS:
+            to = (worm["x"] + dx, worm["y"] + dy)
+            if safe_step(position, (worm["x"], worm["y"]), to, blocked):
+                return worm["id"], [square(*to)]
+    raise AssertionError("no worm of the acting seat can walk")
+
+
+def _count(game_id: str, user: Any, command_type: str, payload: dict[str, Any]) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        outcome = services.command_handle(game_id=game_id, user=user, command_type=command_type, payload=payload)
+    assert outcome.records and not outcome.replayed
+    return len(queries.captured_queries)
+
+
+def _turn(game_id: str, seats: dict[int, Any]) -> tuple[int, int]:
+    seat = _acting(game_id, seats)
+    worm, path = _walk(game_id, seat)
+    walk = _count(game_id, seats[seat].user, "MoveWorm", {"worm": worm, "path": path})
+    end = _count(game_id, seats[seat].user, "EndTurn", {})
+    services.game_run_pending(game_id=game_id)  # the next turn's start, as a worker would
+    return walk, end
+
+
+def test_a_walk_and_an_end_of_turn_each_take_at_most_eight_statements():
+    game_id, seats = _worms_game()
+    walk, end = _turn(game_id, seats)
+    assert walk <= MOST_PER_ORDER, f"a walk took {walk} SQL statements"
+    assert end <= MOST_PER_ORDER, f"an end of turn took {end} SQL statements"
+
+
+def test_an_order_costs_no_more_statements_late_in_a_game_than_early():
+    """Due work piles up as history and the log grows; an order reads neither. The one
+    statement allowed to come and go is a snapshot, written every ``snapshot_every`` records."""
+    game_id, seats = _worms_game()
+    counts = [_turn(game_id, seats) for _ in range(8)]
+    walks, ends = [w for w, _ in counts], [e for _, e in counts]
+    assert max(walks + ends) <= MOST_PER_ORDER, counts
+    assert max(walks) - min(walks) <= 1 and max(ends) - min(ends) <= 1, counts
