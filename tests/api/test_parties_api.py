@@ -69,7 +69,6 @@ def test_eight_bots_play_a_whole_game_through_the_api_and_the_log_verifies(bot_c
     assert verify.status_code == 200 and verify.json()["ok"], verify.json()
     types = {e["type"] for e in all_events(bots[0], gid)}
     assert {"GameSetUp", "TickStarted", "TickClosed", "BotMoved", "GameEnded"} <= types
-    print(position["tick"], position["end_reason"], result["summary"], sorted(types))
 
 
 def test_a_silent_bot_stays_and_the_tick_closes_at_its_deadline(bot_client, tmp_path, monkeypatch):
@@ -98,8 +97,10 @@ def test_a_silent_bot_stays_and_the_tick_closes_at_its_deadline(bot_client, tmp_
 
 def test_a_late_move_naming_an_old_tick_is_refused_with_its_rule(bot_client):
     gid, bots = seat_bots(bot_client, 2, SMALL)
+    bots[0].set_ally_policy("never")  # so that meeting cannot unite them and end the game
     for bot in bots:
         bot.step()  # both moved: tick 1 closed at once, tick 2 is in play
+    assert bots[0].client.state(gid)["position"]["tick"] == 2
     with pytest.raises(RefereeAPIError) as refused:
         bots[0].client.order(gid, "Move", {"direction": "stay", "tick": 1})
     assert refused.value.status == 400 and refused.value.rule == "tick"
