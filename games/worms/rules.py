@@ -130,6 +130,10 @@ class WormsRuleset(Ruleset):
         after it are void, as when the game master executed a post (ruling W-R14)."""
         if not command.steps:
             raise RuleViolation("§7", "The turn has no steps.")
+        if out.state.stage is not Stage.ACTING:
+            # Between turns the whole turn is refused with why (not this team's turn, or
+            # its turn has not started yet), not as a step after an end (W-R14, W7.43-44).
+            acting_seat(out.state, command.actor)
         turn = out.state.turn
         for number, step in enumerate(command.steps, start=1):
             if out.halted:
