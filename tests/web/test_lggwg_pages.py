@@ -70,6 +70,7 @@ def test_a_spectator_sees_the_published_map_but_no_unit():
     html = page(table)
     assert 'class="lggwg"' in html and 'class="unit"' not in html
     assert 'id="play"' not in html  # no order forms
+    assert 'id="team-order"' in html and 'id="scoreboard"' in html  # the team order is public
 
 
 def test_the_builder_adds_reorders_and_removes_orders_in_the_query_string():
