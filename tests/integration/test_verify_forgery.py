@@ -112,3 +112,35 @@ def test_verify_log_without_arguments_checks_every_game_and_names_every_broken_o
         assert f"game {game_id}: seq {seq}: hash" in out
     assert f"game {healthy.pk}: ok" in out
     assert "2 of 3 games broken" in str(failure.value)
+
+
+def _a_snapshot(game):
+    from referee.models import Snapshot as SnapshotRow
+    from referee.store.base import Snapshot
+    from referee.store.hashing import digest
+
+    referee = services.referee_get()
+    state, seq = referee.current(str(game.pk))
+    rules = referee.ruleset_for(referee.store.get_game(str(game.pk)))
+    data = rules.state_to_data(state)
+    referee.store.save_snapshot(Snapshot(str(game.pk), seq, rules.version, data, digest(data)))
+    return SnapshotRow.objects.get(game=game, seq=seq)
+
+
+def test_a_plain_update_of_a_snapshot_is_refused():
+    from django.db import DatabaseError, transaction
+
+    game, _ = started_game()
+    row = _a_snapshot(game)
+    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic(), connection.cursor() as c:
+        c.execute("UPDATE referee_snapshot SET state = '{}'::jsonb WHERE id = %s", [row.id])
+
+
+def test_a_snapshot_may_still_be_dropped():
+    """Snapshots are disposable caches: verify drops one that disagrees with the log."""
+    from referee.models import Snapshot as SnapshotRow
+
+    game, _ = started_game()
+    row = _a_snapshot(game)
+    services.referee_get().store.drop_snapshot(str(game.pk), row.seq)
+    assert not SnapshotRow.objects.filter(pk=row.pk).exists()
