@@ -9,7 +9,9 @@ Each round: read the position (``GET /state/``); if the game waits for this team
 ``(view, rng) -> list of orders``) and send it as the whole-turn order (``POST /turn/
 {"steps": [...]}``, the ruleset's ``SubmitOrders``) or, with ``--commands``, as ``POST
 /commands/ {"type": "SubmitOrders", "payload": {"orders": [...]}}``; then wait for the next
-record with the long-polling feed. A refused list (the turn resolved meanwhile, a unit
+record: the server-sent event stream (``GET /stream/?after=SEQ``) over HTTP, or the
+long-polling feed (``GET /events/?after=SEQ&wait=S``) where there is no stream (a server
+without it answers 404) or no HTTP (tests on the Django test client). A refused list (the turn resolved meanwhile, a unit
 died) is followed by a fresh read; a second refusal in the same turn sends one hold. It
 stops when the game is over and returns the result (``GET /games/{id}/``).
 
@@ -24,10 +26,13 @@ import json
 import os
 import random
 import sys
+import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable
 from typing import Any
 
-from clients.referee_client import RefereeAPIError, RefereeClient
+from clients.referee_client import RefereeAPIError, RefereeClient, UrllibTransport
 
 Policy = Callable[[dict[str, Any], random.Random], list[dict[str, str]]]
 HOLD = [{"kind": "hold", "unit": "", "target": ""}]
@@ -51,6 +56,30 @@ def default_policy() -> Policy:
         return bot_orders_from_view(view, RandomDice(rng))
 
     return policy
+
+
+def wait_on_stream(base_url: str, token: str | None, game: str, after: int, seconds: float) -> bool:
+    """Wait (at most about ``seconds``) for the next record after ``after`` on the server-sent
+    event stream; False if the server has no stream (404), so the caller long-polls instead."""
+    request = urllib.request.Request(
+        f"{base_url.rstrip('/')}/api/games/{game}/stream/?after={after}",
+        headers={"Accept": "text/event-stream", **({"Authorization": f"Token {token}"} if token else {})},
+    )
+    until = time.monotonic() + seconds
+    try:
+        with urllib.request.urlopen(request, timeout=seconds + 1) as response:
+            for raw in response:  # heartbeats (": ...") come every 15 s and let the clock be read
+                if raw.startswith(b"id:") or raw.startswith(b"event: record"):
+                    return True
+                if time.monotonic() >= until:
+                    return True
+    except urllib.error.HTTPError as error:
+        if error.code == 404:
+            return False
+        raise
+    except (TimeoutError, OSError):
+        pass  # nothing came in time: read the position again
+    return True
 
 
 def find_open_game(client: RefereeClient) -> str | None:
@@ -85,6 +114,7 @@ class LggwgBot:
         self.lists = 0
         self.refused = 0
         self.refused_turn = -1
+        self.stream = isinstance(client.transport, UrllibTransport)
 
     def send(self, orders: list[dict[str, str]]) -> None:
         if self.via_commands:
@@ -98,8 +128,7 @@ class LggwgBot:
             data = self.client.state(self.game)
         except RefereeAPIError as not_yet:  # the game has not started: wait for its first record
             self.log(f"no position yet ({not_yet.status})")
-            if self.wait:
-                self.client.events(self.game, after=0, wait=self.wait, limit=1)
+            self.wait_for_news(0)
             return True
         position, seq = data["position"], data["seq"]
         if position.get("phase") == "over":
@@ -117,9 +146,19 @@ class LggwgBot:
                 self.lists += 1
                 self.log(f"turn {turn}: sent {len(orders)} orders")
                 return True
-        if self.wait:
-            self.client.events(self.game, after=seq, wait=self.wait, limit=1)
+        self.wait_for_news(seq)
         return True
+
+    def wait_for_news(self, seq: int) -> None:
+        if not self.wait:
+            return
+        if self.stream:
+            transport = self.client.transport
+            assert isinstance(transport, UrllibTransport)
+            if wait_on_stream(transport.base_url, self.client.token, self.game, seq, self.wait):
+                return
+            self.stream = False  # no stream on this server: long-poll from now on
+        self.client.events(self.game, after=seq, wait=self.wait, limit=1)
 
     def run(self, max_rounds: int = 1_000_000) -> dict[str, Any]:
         for _ in range(max_rounds):
@@ -140,6 +179,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--commands", action="store_true", help="send lists to /commands/ instead of /turn/")
     parser.add_argument("--seed", type=int, help="seed of the bot's own random choices")
     parser.add_argument("--wait", type=int, default=20, help="long-poll seconds (0-25)")
+    parser.add_argument("--no-stream", action="store_true", help="long-poll /events/ instead of the stream")
     parser.add_argument("--quiet", action="store_true")
     return parser.parse_args(argv)
 
@@ -165,6 +205,7 @@ def main(argv: list[str] | None = None) -> int:
             print(line, flush=True)
 
     bot = LggwgBot(client, game, rng=random.Random(args.seed), wait=args.wait, via_commands=args.commands, log=say)
+    bot.stream = bot.stream and not args.no_stream
     summary = bot.run()
     print(json.dumps({"game": game, "status": summary["status"], "lists": bot.lists, "refused": bot.refused,
                       "result": summary.get("result")}), flush=True)

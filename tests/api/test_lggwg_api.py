@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from django.test import Client
 
-from clients.lggwg_bot import LggwgBot, wants_my_list
+from clients.lggwg_bot import LggwgBot, wait_on_stream, wants_my_list
 from clients.referee_client import RefereeAPIError
 from game_pages.lggwg import record
 from games.registry import default_registry
@@ -129,3 +131,37 @@ def test_a_list_naming_another_teams_unit_is_refused_with_its_rule(bot_client):
         bots[0].client.order(gid, "SubmitOrders", {"orders": [{"kind": "move", "unit": "B1", "target": "N"}]})
     assert refused.value.status == 400 and refused.value.rule
     assert "B1" in refused.value.detail
+
+
+class FakeStream(BaseHTTPRequestHandler):
+    """A server-sent event stream with one record after a heartbeat, or none at all (404)."""
+
+    seen: list[str] = []
+
+    def do_GET(self) -> None:  # noqa: N802 - the http.server's name
+        FakeStream.seen.append(f"{self.path} {self.headers.get('Authorization')}")
+        if "/nostream/" in self.path:
+            self.send_error(404)
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.end_headers()
+        self.wfile.write(b": heartbeat\n\nid: 4\nevent: record\ndata: {}\n\n")
+        self.wfile.flush()
+
+    def log_message(self, *args) -> None:  # noqa: ANN002
+        pass
+
+
+def test_the_http_bot_waits_on_the_event_stream_and_falls_back_to_long_polling():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), FakeStream)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}"
+        assert wait_on_stream(url, "tok", "g1", 3, 5) is True
+        assert FakeStream.seen[-1] == "/api/games/g1/stream/?after=3 Token tok"
+        FakeStream.seen.clear()
+        assert wait_on_stream(url + "/nostream", None, "g1", 3, 5) is False
+    finally:
+        server.shutdown()
+        server.server_close()
