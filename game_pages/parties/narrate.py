@@ -141,6 +141,7 @@ def narrate(record: Mapping[str, Any], names: Mapping[int, str]) -> str:
         return generic_text.narrate(record, names)
 
 
-#: Records worth showing in the live "what happened" list (moves of single bots are drawn).
+#: Records worth showing in the "what happened" list (steps are on the board, one's own
+#: choice is on the move pad).
 NOTABLE = frozenset({"TickClosed", "MoveBlocked", "Squeezed", "AllianceFormed", "AllianceDeclined", "PartyJoined",
-                     "BattleFought", "GameEnded", "GameSetUp", "AllyPolicySet", "MoveChosen"})
+                     "BattleFought", "GameEnded", "GameSetUp"})

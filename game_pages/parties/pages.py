@@ -30,6 +30,10 @@ LIVE_SCRIPT = """<script>
 (function () {
   var root = document.getElementById("parties-board");
   if (!root || !root.dataset.live || window.partiesLive) return;
+  // A game page that refreshes itself (a generic #live block with its own feed) needs no
+  // second stream: the fragment route stays for pages and tools without it.
+  var generic = document.getElementById("live");
+  if (generic && generic.contains(root) && generic.hasAttribute("data-stream")) return;
   window.partiesLive = true;
   var fragment = root.dataset.live, stream = root.dataset.stream, feed = root.dataset.feed;
   var after = parseInt(root.dataset.seq, 10) || 0, busy = false, again = false, source = null;
