@@ -134,6 +134,13 @@ def _host(game_id: str, user: AbstractBaseUser) -> Game:
     return game
 
 
+def _username(raw: object) -> str:
+    name = str(raw).strip()[:150]
+    if not name or "\x00" in name:
+        raise InvalidSetting("Name the user to invite by their username.", field="username")
+    return name
+
+
 @transaction.atomic
 def invitation_create(*, game_id: str, user: AbstractBaseUser, username: str) -> Invitation:
     """``user`` (the creator or a moderator) invites ``username`` to a private game that is
@@ -143,9 +150,10 @@ def invitation_create(*, game_id: str, user: AbstractBaseUser, username: str) ->
         raise InvalidSetting("Anyone may join a public game; invitations are for private ones.")
     if game.status != Game.Status.OPEN:
         raise GameNotActive("The game has already started; no more players can be invited.")
-    guest = get_user_model().objects.filter(username=str(username).strip()[:150]).first()
+    name = _username(username)
+    guest = get_user_model().objects.filter(username=name).first()
     if guest is None:
-        raise InvalidSetting(f"There is no user named {str(username).strip()[:150]!r}.")
+        raise InvalidSetting(f"There is no user named {name!r}.", field="username")
     if Invitation.objects.filter(game=game, user=guest).exists():
         raise InvalidSetting(f"{guest.get_username()} is already invited to this game.")
     return Invitation.objects.create(game=game, user=guest, invited_by=user)
@@ -161,9 +169,10 @@ def invitations_of(*, game_id: str, user: AbstractBaseUser) -> QuerySet[Invitati
 def invitation_withdraw(*, game_id: str, user: AbstractBaseUser, username: str) -> None:
     """Withdraw an invitation; a seat already taken stays taken."""
     game = _host(game_id, user)
-    deleted, _ = Invitation.objects.filter(game=game, user__username=str(username).strip()[:150]).delete()
+    name = _username(username)
+    deleted, _ = Invitation.objects.filter(game=game, user__username=name).delete()
     if not deleted:
-        raise InvalidSetting(f"{str(username).strip()[:150]!r} is not invited to this game.")
+        raise InvalidSetting(f"{name!r} is not invited to this game.", field="username")
 
 
 # --- the league queue ----------------------------------------------------------------------------

@@ -229,3 +229,13 @@ def test_invitations_through_the_api():
     assert joined.status_code == 201, joined.content
     refused = api_client(creator).post(url, {"username": "nobody-by-that-name"}, format="json")
     assert refused.status_code == 400 and refused["Content-Type"].startswith("application/problem+json")
+
+
+def test_withdrawing_with_a_hostile_username_is_a_clear_400():
+    creator = UserFactory()
+    game = _private_game(creator)
+    url = f"/api/games/{game.pk}/invitations/"
+    for name in ("%00", "", "nobody"):
+        answer = api_client(creator).delete(f"{url}?username={name}")
+        assert answer.status_code == 400, answer.content
+        assert answer["Content-Type"].startswith("application/problem+json")
