@@ -17,3 +17,6 @@ bench-scheduling: ## 10,000 deadlines expiring at once on 2 Celery workers (abou
 
 bench-timers:   ## how late a round clock ends: 3 rounds of 100 timers on 2 workers, ETA against a 1 s sweeper
 	scripts/with_servers.sh .venv/bin/python bench/timers.py
+
+bench-wormlord: ## Wormlord through the real server: 4 then 8 HTTP bots for whole rounds; p99 accepted -> seen by all
+	scripts/with_servers.sh .venv/bin/python bench/wormlord_load.py
