@@ -8,7 +8,8 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
-from django.views import defaults
+from django.views import csrf, defaults
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -74,6 +75,7 @@ def _problem_http(status: int, code: str, title: str, detail: str) -> HttpRespon
     return HttpResponse(json.dumps(body), status=status, content_type="application/problem+json")
 
 
+@csrf_exempt  # nothing is written here: a POST to an unknown path is a 404, not a CSRF refusal
 def api_not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
     """Every unknown path under /api/ (the last route of api/urls.py)."""
     path = request.path
@@ -118,3 +120,12 @@ def handler500(request: HttpRequest) -> HttpResponse:
         return _problem_http(500, "server_error", "Server error",
                              "Something went wrong on our side; it has been logged. Please try again later.")
     return defaults.server_error(request)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """settings.CSRF_FAILURE_VIEW: problem+json under /api/ (API clients authenticate with
+    a token, which needs no CSRF token; a session without one is refused)."""
+    if _is_api(request):
+        return _problem_http(403, "csrf_failed", "CSRF check failed",
+                             "A signed-in browser session must send its CSRF token; scripts use a token instead.")
+    return csrf.csrf_failure(request, reason)

@@ -136,7 +136,28 @@ def problem_responses_hook(result: dict[str, Any], generator: Any, request: Any,
             for code in sorted(codes):
                 operation["responses"].setdefault(code, _problem_response(code))
     _document_turn_steps(result)
+    _link_created_resources(result)
     return result
+
+
+def _link_created_resources(result: dict[str, Any]) -> None:
+    """OpenAPI links from what creates a game or a league to what uses its id: clients and
+    stateful fuzzing (schemathesis) follow them."""
+    paths = result.get("paths", {})
+    for creator, param in (("/api/games/", "game_id"), ("/api/leagues/", "league_id")):
+        created = paths.get(creator, {}).get("post", {}).get("responses", {}).get("201")
+        if created is None:
+            continue
+        links = created.setdefault("links", {})
+        for path, operations in sorted(paths.items()):
+            if f"{{{param}}}" not in path:
+                continue
+            for operation in operations.values():
+                if isinstance(operation, dict) and "operationId" in operation:
+                    links[operation["operationId"]] = {
+                        "operationId": operation["operationId"],
+                        "parameters": {param: "$response.body#/id"},
+                    }
 
 
 def _views_by_operation(generator: Any) -> dict[tuple[str, str], tuple[type, str]]:

@@ -70,6 +70,7 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "referee.urls"
+CSRF_FAILURE_VIEW = "api.errors.csrf_failure"  # problem+json under /api/
 WSGI_APPLICATION = "referee.wsgi.application"
 ASGI_APPLICATION = "referee.asgi.application"
 
