@@ -23,6 +23,7 @@ import json
 import os
 import random
 import sys
+import time
 import urllib.request
 from collections.abc import Callable
 from typing import Any
@@ -117,6 +118,7 @@ class PartiesBot:
         self.refused = 0
         self.moved_tick = -1
         self.refused_tick = -1
+        self.max_failures = 10
 
     def set_ally_policy(self, policy: str) -> None:
         self.client.order(self.game, "SetAllyPolicy", {"policy": policy})
@@ -153,10 +155,23 @@ class PartiesBot:
 
     def run(self, max_rounds: int = 1_000_000) -> dict[str, Any]:
         """Play until the game is over; the game's summary (status, result)."""
+        failures = 0
         try:
             for _ in range(max_rounds):
-                if not self.step():
-                    break
+                try:
+                    if not self.step():
+                        break
+                    failures = 0
+                except (RefereeAPIError, OSError) as exc:
+                    # A server hiccup (5xx, a dropped connection) is waited out a few times;
+                    # anything the server refuses for good (4xx) is not.
+                    if isinstance(exc, RefereeAPIError) and exc.status < 500 and exc.status != 429:
+                        raise
+                    failures += 1
+                    if failures > self.max_failures:
+                        raise
+                    self.log(f"retrying after: {exc}")
+                    time.sleep(min(5.0, 0.5 * failures))
         finally:
             if self.stream is not None:
                 self.stream.close()

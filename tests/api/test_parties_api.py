@@ -116,3 +116,21 @@ def test_a_chosen_move_stays_secret_from_the_other_bots_until_the_tick_closes(bo
     feed = all_events(bots[1], gid)
     assert not any(e["type"] == "MoveChosen" for e in feed)
     assert any(e.get("redacted") for e in feed)  # an order was given, not which
+
+
+def test_the_bot_waits_out_a_server_error_and_plays_on(bot_client, monkeypatch):
+    gid, bots = seat_bots(bot_client, 2, SMALL)
+    bot = bots[0]
+    real = bot.client.transport
+    hiccups = []
+
+    def flaky(method, path, body, headers):
+        if path.endswith("/state/") and not hiccups:
+            hiccups.append(path)
+            return 500, {"title": "Server error", "detail": "a hiccup"}
+        return real(method, path, body, headers)
+
+    bot.client.transport = flaky
+    monkeypatch.setattr("clients.parties_bot.time.sleep", lambda seconds: None)
+    bot.run(max_rounds=2)
+    assert hiccups and bot.moves == 1
