@@ -4,6 +4,7 @@ the viewer, the position through the selectors, and the game page's ``Page``."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.http import Http404, HttpRequest
@@ -75,10 +76,12 @@ def pages(game: Game) -> RulesetPages:
     return pages_for(game.ruleset)
 
 
-def page_for(request: HttpRequest, game: Game, data: dict[str, Any], *, seat: Seat | None, who: Viewer) -> Page:
+def page_for(request: HttpRequest, game: Game, data: dict[str, Any], *, seat: Seat | None, who: Viewer,
+             recent: Sequence[Mapping[str, Any]] = (), before: dict[str, Any] | None = None) -> Page:
     return Page(
         game=game, rules=rules(game), position=data["position"], seq=data["seq"],
         clock=data["clock"], seat=seat.number if seat else None, names=seat_names(game),
         moderator=is_moderator_view(who), result=result(game),
-        query={k: v for k, v in request.GET.items()}, form_key=uuid.uuid4().hex,
+        query={k: v for k, v in request.GET.items() if k != "fragment"}, form_key=uuid.uuid4().hex,
+        recent=tuple(recent), before=before,
     )

@@ -3,6 +3,7 @@ Only what the viewer received is used (the feed record, the page's result and cl
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -39,9 +40,56 @@ def summary(payload: Mapping[str, Any], names: Mapping[int, str]) -> str:
     return text if len(text) <= SUMMARY_LENGTH else text[: SUMMARY_LENGTH - 1] + "…"
 
 
+def readable_time(iso: str | None) -> str:
+    """``2026-12-02T16:05:10.051298+00:00`` -> "Wed 2 Dec 2026, 16:05 UTC" (for a forum post,
+    read in many time zones; the page adds the reader's own time with JavaScript)."""
+    if not iso:
+        return ""
+    try:
+        when = dt.datetime.fromisoformat(iso).astimezone(dt.UTC)
+    except (TypeError, ValueError):
+        return str(iso)
+    return f"{when:%a} {when.day} {when:%b %Y, %H:%M} UTC"
+
+
+#: The referee's own notices (pause, extension, correction ...) in words; each carries a
+#: public reason that every player is shown where the notice appears.
+NOTICES: dict[str, str] = {
+    "GamePaused": "A moderator paused the game",
+    "GameResumed": "A moderator resumed the game",
+    "GameUnfrozen": "A moderator unfroze the game",
+    "DeadlineExtended": "A moderator extended the deadline",
+    "ModeratorRuling": "A moderator made a correction",
+    "DeadlinesExtendedForOutage": "Every deadline was extended",
+    "VacationDeclared": "A vacation was declared",
+}
+
+
+def notice_text(record: Mapping[str, Any], names: Mapping[int, str]) -> str | None:
+    """A referee notice in words with its reason, or None if the record is not one."""
+    type_ = str(record.get("type", ""))
+    if record.get("kind") != "notice" and type_ not in NOTICES:
+        return None
+    payload = record.get("payload") if isinstance(record.get("payload"), Mapping) else {}
+    head = NOTICES.get(type_) or words(type_).capitalize()
+    if type_ == "DeadlineExtended" and payload.get("hours"):
+        head += f" by {payload['hours']} hour{'s' if payload['hours'] != 1 else ''}"
+        if payload.get("due_at"):
+            head += f" (now {readable_time(payload['due_at'])})"
+    elif type_ == "VacationDeclared" and isinstance(payload.get("seat"), int):
+        head = f"{seat_name(names, payload['seat'])} is on vacation until {readable_time(payload.get('until'))}"
+    elif type_ == "DeadlinesExtendedForOutage" and payload.get("extended_by_seconds"):
+        head += f" by {int(payload['extended_by_seconds']) // 60} minutes"
+    reason = str(payload.get("reason") or "").strip()
+    return f"{head}. Reason: {reason}" if reason else f"{head}."
+
+
 def narrate(record: Mapping[str, Any], names: Mapping[int, str]) -> str:
     payload = record.get("payload") or {}
     kind = record.get("kind", "")
+    notice = notice_text(record, names)
+    if notice is not None:
+        return notice
     if kind == "rejection":
         return f"refused: {payload.get('message') or record.get('type', '')}"
     head = words(record.get("type", "")).capitalize() or "Record"
@@ -83,7 +131,7 @@ def forum_post(
     pages: RulesetPages, *, game_name: str, title: str, records: Sequence[Mapping[str, Any]], deadline: str | None,
     image_url: str, names: Mapping[int, str], result: Result, waiting_for: Sequence[int] = (), tail: int = 15,
 ) -> str:
-    events = [r for r in records if r.get("kind") == "event"][-tail:]
+    events = [r for r in records if r.get("kind") in ("event", "notice")][-tail:]
     lines = [f"[b]{game_name}[/b] — {title}"]
     if image_url:
         lines.append(f"[img]{image_url}[/img]")
@@ -97,5 +145,5 @@ def forum_post(
     if not result.finished:
         waiting = ", ".join(seat_name(names, s) for s in waiting_for)
         lines.append(f"[b]Waiting for[/b]: {waiting or '—'}")
-        lines.append(f"[b]Deadline[/b]: {deadline or 'not running'}")
+        lines.append(f"[b]Deadline[/b]: {readable_time(deadline) or 'not running'}")
     return "\n".join(lines)

@@ -56,6 +56,11 @@ class Page:
     result: Result
     query: Mapping[str, str] = field(default_factory=dict)
     form_key: str = ""
+    #: The viewer's own feed records of the last player's action and what followed it
+    #: (their numbering): what the board marks as "just happened".
+    recent: Sequence[Mapping[str, Any]] = ()
+    #: The position (as the viewer may see it) just before ``recent``: where a walk started.
+    before: dict[str, Any] | None = None
 
     @property
     def waiting_for(self) -> list[int]:
@@ -87,6 +92,15 @@ class RulesetPages:
         draw yet. ``page`` is given on the game page (the viewer's picks may highlight
         squares); the replay passes only the position. Default: the view drawn plainly."""
         return generic_board.render(position, title=title)
+
+    def replay_board(
+        self, position: dict[str, Any], records: Sequence[Mapping[str, Any]], *, title: str,
+        before: dict[str, Any] | None = None,
+    ) -> SafeString | None:
+        """The board after a replay step, marking what the step's ``records`` (the viewer's
+        feed records of that step) did; ``before`` is the board before the step, if known.
+        Default: ``board`` without marks."""
+        return self.board(position, title=title)
 
     def board_svg(self, position: dict[str, Any], *, title: str) -> str | None:
         """The board alone as an SVG document (``board.svg``), or None if the plug-in draws none."""
@@ -146,6 +160,26 @@ class RulesetPages:
     def narrate(self, record: Mapping[str, Any], names: Mapping[int, str]) -> str:
         """One plain-English line for a feed record, with seat names."""
         return generic_text.narrate(record, names)
+
+    def step_title(self, records: Sequence[Mapping[str, Any]], names: Mapping[int, str]) -> str:
+        """A replay step's heading from what the viewer saw of it (an opponent's order is
+        titled by what it did, not "Order"). Default: the first event narrated."""
+        for record in records:
+            if record.get("kind") in ("event", "notice"):
+                return self.narrate(record, names)
+        return ""
+
+    # --- moderators ---------------------------------------------------------------------
+
+    def correction(self, position: dict[str, Any], names: Mapping[int, str], posted: Mapping[str, str]) -> Panel | None:
+        """The correction form of the audit page (``position`` is the moderator's view), or
+        None for the generic one (an order type and its fields as JSON)."""
+        return None
+
+    def correction_from_post(self, position: dict[str, Any], data: Mapping[str, str]) -> tuple[str, dict[str, Any]]:
+        """A posted correction form -> (command_type, payload); raises ``OrderFormError``
+        with a sentence for the moderator. The ruleset's ``decide`` still has the last word."""
+        raise OrderFormError("This game has no correction form of its own: give the order type and its fields.")
 
     def clause_url(self, clause: str) -> str | None:
         """Where the text of a rulebook clause like "§7" can be read, or None."""

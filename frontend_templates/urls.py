@@ -5,6 +5,7 @@ from frontend_templates.plugins import registered
 
 urlpatterns = [
     path("", views_lobby.home, name="home"),
+    path("favicon.ico", views_game.favicon, name="favicon"),
     path("signup/", views_lobby.signup, name="signup"),
     path("accounts/profile/", views_lobby.profile, name="profile"),
     path("my/", views_lobby.my_games, name="my-games"),

@@ -10,14 +10,33 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 from django.views.decorators.http import require_POST
 
 from frontend_templates import common, orders
+from frontend_templates.generic_board import words
 from frontend_templates.plugins import OrderFormError, render_panel
 from games.base import RuleViolation
 from referee import lobby, selectors
 from referee.errors import RefereeError
+
+
+def _stream_urls(game_id: str) -> dict[str, str]:
+    """The viewer's live feed: the server-sent-event stream if the API has one, and the
+    long-poll of the events list (the fallback)."""
+    urls = {}
+    for key, name in (("stream", "game-stream"), ("events", "game-events")):
+        try:
+            urls[key] = reverse(name, args=[game_id])
+        except NoReverseMatch:
+            urls[key] = ""
+    return urls
+
+
+def _log_lines(log: list[dict[str, Any]], pages: Any, names: dict[int, str],
+               public: dict[int, int]) -> list[dict[str, Any]]:
+    return [{"seq": r["seq"], "public": public.get(r["seq"]), "kind": r["kind"], "type": r["type"],
+             "audience": r["audience"], "text": pages.narrate(r, names)} for r in log]
 
 
 def game_detail(request: HttpRequest, game_id: str) -> HttpResponse:
@@ -28,26 +47,50 @@ def game_detail(request: HttpRequest, game_id: str) -> HttpResponse:
     data = common.state(game, who)
     pages = common.pages(game)
     names = common.seat_names(game)
+    rules = common.rules(game)
+    seats_taken = game.seats.count()
     ctx: dict[str, Any] = {"game": game, "seat": seat, "names": names, "moderator": common.is_moderator_view(who),
-                           "has_png": pages.has_board_png}
+                           "has_png": pages.has_board_png, "live": _stream_urls(str(game.pk)),
+                           "min_seats": rules.min_seats, "seats_taken": seats_taken,
+                           "can_start": seats_taken >= rules.min_seats}
     if data is not None:
-        page = common.page_for(request, game, data, seat=seat, who=who)
+        log = selectors.game_events_list(game_id=str(game.pk), viewer=who)
+        public = selectors.public_numbers_get(game_id=str(game.pk), viewer=who)
+        recent = _since_last_player_order(log)
+        before = (selectors.game_state_get(game_id=str(game.pk), viewer=who, seq=recent[0]["seq"] - 1)["position"]
+                  if recent and recent[0]["seq"] > 1 else None)
+        page = common.page_for(request, game, data, seat=seat, who=who, recent=recent, before=before)
+        pause = next((r for r in reversed(log) if r["type"] in ("GamePaused", "GameResumed")), None)
+        pause_reason = (pause["payload"].get("reason", "") if pause and pause["type"] == "GamePaused"
+                        and page.clock.get("paused") else "")
         base = {"game": game, "page": page, "position": page.position, "clock": page.clock,
-                "moderator": page.moderator, "seat": seat, "form_key": page.form_key}
+                "moderator": page.moderator, "seat": seat, "form_key": page.form_key, "pause_reason": pause_reason}
         ctx.update({
-            "position": page.position, "seq": page.seq, "clock": page.clock, "result": page.result,
+            "position": page.position, "seq": page.seq, "public_seq": public.get(page.seq), "clock": page.clock,
+            "result": page.result, "my_turn": seat is not None and seat.number in page.waiting_for,
             "board": pages.board(page.position, title=f"The board of {game.name}", page=page),
             "in_words": pages.board_in_words(page.position, names),
             "status": render_panel(request, pages.status(page), **base),
             "orders": render_panel(request, pages.orders(page), **base),
         })
-        log = selectors.game_events_list(game_id=str(game.pk), viewer=who)
-        ctx["log"] = [{"seq": r["seq"], "kind": r["kind"], "type": r["type"], "audience": r["audience"],
-                       "text": pages.narrate(r, names)} for r in log if r["kind"] != "command"][-40:][::-1]
+        lines = _log_lines([r for r in log if r["kind"] != "command"], pages, names, public)
+        # a refused order is the player's own business: shown when it happens, folded away after
+        ctx["log"] = [line for line in lines if line["kind"] != "rejection"][-40:][::-1]
+        ctx["refusals"] = [line for line in lines if line["kind"] == "rejection"][-10:][::-1]
         if seat is not None:
-            ctx["inbox"] = [dict(line, text=pages.narrate(line, names)) for line in log
-                            if line["audience"] == "seats" and line["kind"] != "command"][-8:][::-1]
-    return render(request, "frontend/game.html", ctx)
+            ctx["inbox"] = [line for line in lines if line["audience"] == "seats"
+                            and line["kind"] != "rejection"][-8:][::-1]
+    template = "frontend/game_live.html" if request.GET.get("fragment") == "live" else "frontend/game.html"
+    return render(request, template, ctx)
+
+
+def _since_last_player_order(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The viewer's records from the last order a player gave to the end (the board marks
+    what it did); nothing if no player has given one yet."""
+    for i in range(len(log) - 1, -1, -1):
+        if log[i]["kind"] == "command" and (log[i].get("actor") or {}).get("kind") == "player":
+            return log[i:]
+    return []
 
 
 @login_required
@@ -62,7 +105,7 @@ def order(request: HttpRequest, game_id: str) -> HttpResponse:
         messages.error(request, f"Refused: {exc}")
     else:
         if orders.place(request, game, command_type, payload):
-            messages.success(request, f"Order given: {command_type}.")
+            messages.success(request, f"Order given: {words(command_type).capitalize()}.")
     return redirect(reverse("game-detail", args=[game.pk]) + "#play")
 
 
@@ -75,6 +118,16 @@ def begin(request: HttpRequest, game_id: str) -> HttpResponse:
     except (RefereeError, RuleViolation) as exc:
         messages.error(request, getattr(exc, "message", str(exc)))
     return redirect("game-detail", game_id=game.pk)
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """A small icon, so no page asks for one in vain (an SVG: browsers take it as the icon)."""
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" '
+           'fill="#1f5fbf"/><text x="8" y="12.5" font-size="12" text-anchor="middle" fill="#fff" '
+           'font-family="sans-serif" font-weight="bold">R</text></svg>')
+    response = HttpResponse(svg, content_type="image/svg+xml")
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
 
 
 def board(request: HttpRequest, game_id: str) -> HttpResponse:

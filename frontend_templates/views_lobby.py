@@ -25,6 +25,16 @@ from referee.models import Game
 from referee.rulesets import get_registry
 
 UNIT_SECONDS = {"seconds": 1, "minutes": 60, "hours": 3600}
+#: The longest names the referee keeps (``Seat.name``, ``Game.name``): a longer one is
+#: refused with a sentence, never cut.
+TEAM_NAME_MAX = 60
+GAME_NAME_MAX = 120
+
+
+def name_problem(name: str, *, limit: int, what: str) -> str:
+    if len(name.strip()) > limit:
+        return f"A {what} is at most {limit} characters; yours has {len(name.strip())}. Please shorten it."
+    return ""
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -60,12 +70,17 @@ def join(request: HttpRequest, game_id: str) -> HttpResponse:
         "name": request.POST.get("name", request.user.get_username().title()),
     }
     if request.method == "POST":
+        problem = name_problem(request.POST.get("name", ""), limit=TEAM_NAME_MAX, what="team name")
+        if problem:
+            context["error"] = problem
+            return render(request, "frontend/join.html", context, status=400)
         try:
             order = plugin.signup_order(game, rules, request.POST)
             lobby.game_join(game_id=str(game.pk), user=request.user, name=request.POST.get("name", "").strip(),
                             signup_order=order)
         except RuleViolation as exc:
-            context["error"] = f"{exc.message} ({exc.rule})"
+            rule = f" (rule {exc.rule})" if str(exc.rule).startswith("§") else ""
+            context["error"] = f"{exc.message}{rule}"
             return render(request, "frontend/join.html", context, status=400)
         except RefereeError as exc:
             context["error"] = exc.message
@@ -113,6 +128,10 @@ def create(request: HttpRequest) -> HttpResponse:
         "players": posted.get("players") or min(max(4, rules.min_seats), rules.max_seats),
     }
     if request.method == "POST":
+        problem = name_problem(posted.get("name", ""), limit=GAME_NAME_MAX, what="game name")
+        if problem:
+            context["error"] = problem
+            return render(request, "frontend/create.html", context, status=400)
         try:
             players = int(posted.get("players") or 0)
             amount = int(posted.get(limits["field"]) or limits["default"])

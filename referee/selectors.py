@@ -133,3 +133,21 @@ def game_events_of(*, game_id: str, viewer: Viewer, records: Sequence[StoredReco
 def viewer_log_position(*, game_id: str, viewer: Viewer) -> int:
     """How many records ``viewer`` has been shown: their idea of the log's length."""
     return referee_get().numbering(game_id, viewer).count
+
+
+def public_numbers_get(*, game_id: str, viewer: Viewer) -> dict[int, int]:
+    """The viewer's record number -> the number the public viewer gives the same record,
+    for the records that are public: a number two players can quote to each other (each
+    seat's own numbering skips what it may not see, so "#17" differs between seats)."""
+    referee = referee_get()
+    mine = referee.numbering(game_id, viewer)
+    public = referee.numbering(game_id, PUBLIC)
+    if public.identity:  # a finished game's log is public: one numbering for all
+        return {n: n for n in range(1, mine.count + 1)}
+    shown = set(public.real)
+    out: dict[int, int] = {}
+    for number in range(1, mine.count + 1):
+        real = mine.real_of(number)
+        if real in shown:
+            out[number] = public.number_of(real) or 0
+    return out

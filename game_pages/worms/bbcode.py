@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from frontend_templates.generic_text import readable_time
 from game_pages.worms.narrate import narrate
 from games.base import Result
 
 
 def last_turn(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The public events since the last turn started (or the whole tail if none did)."""
-    events = [r for r in records if r.get("kind") == "event"]
+    events = [r for r in records if r.get("kind") in ("event", "notice")]
     starts = [i for i, r in enumerate(events) if r["type"] == "TurnStarted"]
     if not starts:
         return events[-30:]
@@ -31,8 +32,9 @@ def forum_post(
     """``result`` is the ruleset's ``result(state)``: who won is never read off the view."""
     names = {t["seat"]: t["name"] or f"Team {t['letter']}" for t in position.get("teams", [])}
     turn = last_turn(records)
-    summary = [narrate(r, names) for r in turn if r["type"] not in ("WormDamaged", "WormDied")]
-    damage = [r["payload"] for r in turn if r["type"] == "WormDamaged"]
+    summary = [narrate(r, names) for r in turn if r["type"] not in ("WormDamaged", "WormDied")
+               or r["payload"].get("cause") == "moderator ruling"]
+    damage = [r["payload"] for r in turn if r["type"] == "WormDamaged" and r["payload"].get("cause") != "moderator ruling"]
     deaths = [r["payload"] for r in turn if r["type"] == "WormDied"]
     lines = [f"[b]{game_name}[/b] — round {position.get('round', 0)}, turn {position.get('turn', 0)}"]
     if image_url:
@@ -41,7 +43,7 @@ def forum_post(
     lines.append("[list]" + "".join(f"[*]{s}" for s in summary) + "[/list]" if summary else "Nothing yet.")
     lines.append("[b]Damage[/b]")
     lines.append(
-        "[list]" + "".join(f"[*]{d['worm']}: -{d['amount']} ({d['cause']}), health {d['health']}" for d in damage) + "[/list]"
+        "[list]" + "".join(f"[*]{d['worm']}: -{d['amount']} (the {d['cause']}), health {d['health']}" for d in damage) + "[/list]"
         if damage else "None."
     )
     lines.append("[b]Deaths[/b]")
@@ -55,5 +57,5 @@ def forum_post(
     else:
         seat = position.get("seat")
         lines.append(f"[b]Next to play[/b]: {names.get(seat, '—')}")
-        lines.append(f"[b]Deadline[/b]: {deadline or 'not running'}")
+        lines.append(f"[b]Deadline[/b]: {readable_time(deadline) or 'not running'}")
     return "\n".join(lines)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game_pages.worms import ui
+from game_pages.worms.marks import Marks
 from games.worms.board import COLUMNS, SIZE
 
 CELL = 36
@@ -86,6 +87,8 @@ class Highlights:
     selected: str = ""
     reach: dict[str, int] = field(default_factory=dict)
     targets: dict[str, str] = field(default_factory=dict)
+    #: what the last action (or the replay's step) did, from the viewer's own feed
+    marks: Marks = field(default_factory=Marks)
 
 
 def _cell(x: int, y: int) -> tuple[float, float]:
@@ -111,7 +114,8 @@ def scene(position: dict[str, Any], highlights: Highlights | None = None) -> lis
             shapes.append(Rect(px, py, CELL, CELL, ui.height_colour(h, water), "#00000022", 0.5,
                                label=f"{sq}: {kind}", css="sq", data={"square": sq}))
             if h > water:
-                shapes.append(Text(px + 3, py + 11, str(h), 8, "#00000088"))
+                # dark land gets light digits: every height readable (contrast >= 4.5:1)
+                shapes.append(Text(px + 3, py + 12, str(h), 10, "#ffffff" if h >= 7 else "#1b1b1b", bold=True))
     for sq, steps in sorted(hl.reach.items()):
         x, y = _xy(sq)
         px, py = _cell(x, y)
@@ -124,6 +128,7 @@ def scene(position: dict[str, Any], highlights: Highlights | None = None) -> lis
         note = "in the HGT window" if how == "hit" else "a wall stops the shot before it"
         shapes.append(Rect(px + 4, py + 4, CELL - 8, CELL - 8, "none", colour, 2, dash=True,
                            label=f"{sq}: target, {note}", css="target"))
+    shapes += _marks_below(hl.marks)
     for mine in position.get("mines", []):
         px, py = _cell(mine["x"], mine["y"])
         t = mine.get("type", "d")
@@ -180,8 +185,48 @@ def scene(position: dict[str, Any], highlights: Highlights | None = None) -> lis
         shapes.append(Text(px + CELL / 2, py + CELL / 2 + 9, worm["id"], 8, "#000000", "middle", True))
         shapes.append(Text(px + CELL / 2, py + 8, str(worm["health"]), 8,
                            "#6a0dad" if worm.get("poison") else colour, "middle", True))
+    shapes += _marks_above(hl.marks)
     shapes += _panel(position)
     return shapes
+
+
+def _centre(square: tuple[int, int]) -> tuple[float, float]:
+    px, py = _cell(*square)
+    return px + CELL / 2, py + CELL / 2
+
+
+def _marks_below(marks: Marks) -> list[Shape]:
+    """Blast squares and the path walked, under the pieces."""
+    out: list[Shape] = []
+    for square in sorted(marks.blasts):
+        px, py = _cell(*square)
+        out.append(Rect(px + 1, py + 1, CELL - 2, CELL - 2, "#ff660044", "#ff3300", 3,
+                        label=f"{ui.square_name(*square)}: hit by the last blast", css="mark-blast"))
+    for a, b in zip(marks.trail, marks.trail[1:], strict=False):
+        (x1, y1), (x2, y2) = _centre(a), _centre(b)
+        out.append(Line(x1, y1, x2, y2, "#7a00cc", 4))
+    for i, square in enumerate(marks.trail):
+        cx, cy = _centre(square)
+        out.append(Circle(cx, cy, 5, "#7a00cc", "#ffffff", 1.5,
+                          label=f"{ui.square_name(*square)}: step {i} of the last walk" if i else
+                          f"{ui.square_name(*square)}: where the last walk started"))
+    return out
+
+
+def _marks_above(marks: Marks) -> list[Shape]:
+    """The shot's line and the damage numbers, over the pieces."""
+    out: list[Shape] = []
+    for a, b in marks.shots:
+        (x1, y1), (x2, y2) = _centre(a), _centre(b)
+        out.append(Line(x1, y1, x2, y2, "#e0245e", 3))
+        out.append(Circle(x2, y2, 6, "none", "#e0245e", 3,
+                          label=f"the last shot went from {ui.square_name(*a)} to {ui.square_name(*b)}"))
+    for square, amount in marks.damage:
+        px, py = _cell(*square)
+        out.append(Rect(px + CELL - 24, py - 4, 26, 15, "#ffffff", "#c00000", 1,
+                        label=f"{ui.square_name(*square)}: lost {amount} health", css="mark-damage"))
+        out.append(Text(px + CELL - 11, py + 8, f"-{amount}", 11, "#c00000", "middle", True))
+    return out
 
 
 def _xy(square: str) -> tuple[int, int]:

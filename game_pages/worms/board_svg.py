@@ -9,6 +9,7 @@ from django.utils.html import escape
 
 from game_pages.worms.board_scene import (
     CELL,
+    COLUMNS,
     HEIGHT,
     MARGIN,
     WIDTH,
@@ -73,11 +74,17 @@ def _shape(s: Shape) -> str:
     raise TypeError(f"unknown shape {s!r}")
 
 
-def board_svg(position: dict[str, Any], highlights: Highlights | None = None, *, title: str = "The board") -> str:
+def board_svg(position: dict[str, Any], highlights: Highlights | None = None, *, title: str = "The board",
+              described_by: str = "") -> str:
+    """``described_by``: the id of the board in words on the page (the picture's long text)."""
     body = "\n".join(_shape(s) for s in scene(position, highlights))
+    marks = highlights.marks if highlights else None
+    desc = " ".join(marks.words) if marks else ""
+    described = f' aria-describedby="{escape(described_by)}"' if described_by else ""
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-        f'aria-labelledby="board-title" class="board" font-family="sans-serif" '
-        f'data-margin="{MARGIN}" data-cell="{CELL}">'
-        f'<title id="board-title">{escape(title)}</title>\n{body}\n</svg>'
+        f'aria-labelledby="board-title board-desc"{described} class="board" font-family="sans-serif" '
+        f'data-margin="{MARGIN}" data-cell="{CELL}" data-columns="{"".join(COLUMNS)}" data-rows="{len(COLUMNS)}">'
+        f'<title id="board-title">{escape(title)}</title>'
+        f'<desc id="board-desc">{escape("Just happened: " + desc if desc else "")}</desc>\n{body}\n</svg>'
     )

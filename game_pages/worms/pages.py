@@ -5,14 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
-from frontend_templates.plugins import Page, Panel, RulesetPages
-from game_pages.worms import signup, ui
+from frontend_templates.plugins import OrderFormError, Page, Panel, RulesetPages
+from game_pages.worms import corrections, signup, ui
 from game_pages.worms.bbcode import forum_post
 from game_pages.worms.board_png import board_png
 from game_pages.worms.board_scene import Highlights
 from game_pages.worms.board_svg import board_svg
+from game_pages.worms.marks import last_action, marks_from
 from game_pages.worms.narrate import narrate
 from games.base import Result, Ruleset
 
@@ -58,15 +60,26 @@ class WormsPages(RulesetPages):
         return urlpatterns
 
     def board(self, position: dict[str, Any], *, title: str, page: Page | None = None) -> SafeString | None:
-        if not position.get("heights"):
-            return None  # before the map is made there is no board to draw
+        if not any(position.get("heights") or ()):
+            return None  # before the map is made there is no board to draw (not an all-water one)
         highlights = None
         if page is not None:
             play = _play(page)
             aim = play.get("aim")
             highlights = Highlights(selected=play.get("worm", ""), reach=play.get("reach", {}),
-                                    targets=aim.targets if aim else {})
-        return mark_safe(board_svg(position, highlights, title=title))  # noqa: S308 - board_svg escapes every text it draws
+                                    targets=aim.targets if aim else {},
+                                    marks=marks_from(last_action(list(page.recent)), position, page.before))
+        return mark_safe(board_svg(position, highlights, title=title,  # noqa: S308 - board_svg escapes every text it draws
+                                   described_by="board-in-words"))
+
+    def replay_board(
+        self, position: dict[str, Any], records: Sequence[Mapping[str, Any]], *, title: str,
+        before: dict[str, Any] | None = None,
+    ) -> SafeString | None:
+        if not any(position.get("heights") or ()):
+            return None
+        marks = marks_from(list(records), position, before)
+        return mark_safe(board_svg(position, Highlights(marks=marks), title=title))  # noqa: S308 - escaped
 
     def board_svg(self, position: dict[str, Any], *, title: str) -> str | None:
         return board_svg(position, title=title) if position.get("heights") else None
@@ -113,6 +126,19 @@ class WormsPages(RulesetPages):
 
     def narrate(self, record: Mapping[str, Any], names: Mapping[int, str]) -> str:
         return narrate(dict(record), dict(names))
+
+    def clause_url(self, clause: str) -> str | None:
+        section = ui.section_of(clause)
+        return reverse("worms-rules") + f"#s{section}" if section else None
+
+    def correction(self, position: dict[str, Any], names: Mapping[int, str], posted: Mapping[str, str]) -> Panel | None:
+        return corrections.panel(position, names, posted)
+
+    def correction_from_post(self, position: dict[str, Any], data: Mapping[str, str]) -> tuple[str, dict[str, Any]]:
+        try:
+            return corrections.order(position, data)
+        except corrections.CorrectionError as exc:
+            raise OrderFormError(str(exc)) from None
 
     def forum_post(
         self, *, game_name: str, title: str, position: dict[str, Any], records: Sequence[Mapping[str, Any]],

@@ -9,6 +9,8 @@ from typing import Any
 
 from frontend_templates.plugins import Panel
 from game_pages.worms import ui
+from games.base import RuleViolation
+from games.worms.items import TEAM_WEAPON_UNITS, title
 from games.worms.signup import check_shopping_list
 from games.worms.state import Stock
 
@@ -38,6 +40,13 @@ def order(players: int, posted: Mapping[str, str]) -> dict[str, Any]:
     """The private sign-up order; the ruleset's own check runs now, at the budget of a full
     table (the least there can be), so an overspent list is refused before the seat is taken."""
     payload = shopping_from_post(posted)
+    # the form's own slips in plain words first (the ruleset's messages name items by id,
+    # for the API's users)
+    if payload["team_weapon"] not in TEAM_WEAPON_UNITS:
+        raise RuleViolation("§6", "Choose one free team weapon: " + ", ".join(title(n) for n in TEAM_WEAPON_UNITS) + ".")
+    wrong = [title(i["item"]) for i in payload["items"] if i["count"] < 0]
+    if wrong:
+        raise RuleViolation("§6", f"Give how many as a whole number of 0 or more: {', '.join(wrong)}.")
     check_shopping_list(
         payload["team_weapon"], tuple(Stock(i["item"], i["count"]) for i in payload["items"]), ui.budget(players),
     )

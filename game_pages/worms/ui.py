@@ -202,10 +202,27 @@ def aim_window(position: dict[str, Any], worm_id: str, weapon: str) -> Aim | Non
     return Aim(targets=targets, origin=name(start))
 
 
+def terrain(height: int, water: int) -> str:
+    if height <= water:
+        return "water"
+    for low, high, _colour, label in HEIGHT_BANDS:
+        if low <= height <= high:
+            return f"height {height}, {label.split(' ')[0]}"
+    return f"height {height}"
+
+
 def board_in_words(position: dict[str, Any]) -> list[str]:
-    """The board as sentences, for screen readers (the SVG is one image to them)."""
+    """The board as sentences, for screen readers (the SVG is one image to them): the
+    weather, every piece, then every row's heights and terrain."""
     names = team_names(position)
-    lines = []
+    wind = position.get("wind") or {}
+    strength = int(wind.get("strength") or 0)
+    water = int(position.get("water", 0))
+    lines = [
+        f"Round {position.get('round', 0)}. Wind: "
+        + (f"strength {strength} towards {wind.get('direction')}" if strength and wind.get("direction") else "calm")
+        + f". Water level {water}: squares of height {water} or less are water.",
+    ]
     for worm in position.get("worms", []):
         line = f"{worm['id']} ({names.get(worm['seat'], '')}) on {square_name(worm['x'], worm['y'])}, health {worm['health']}"
         lines.append(line + (", poisoned" if worm.get("poison") else ""))
@@ -219,6 +236,11 @@ def board_in_words(position: dict[str, Any]) -> list[str]:
         lines.append(f"donor card on {square_name(card['x'], card['y'])}")
     for bubble in position.get("bubbles", []) or []:
         lines.append(f"bubble on {square_name(bubble['x'], bubble['y'])}")
+    heights = position.get("heights") or []
+    if len(heights) == SIZE * SIZE:
+        for y in range(SIZE):
+            cells = ", ".join(f"{COLUMNS[x]}: {terrain(int(heights[y * SIZE + x]), water)}" for x in range(SIZE))
+            lines.append(f"Row {y + 1}: {cells}.")
     return lines
 
 
@@ -239,15 +261,39 @@ def inventory_of(position: dict[str, Any], seat: int | None) -> list[dict[str, A
     return []
 
 
+def damage_text(item: str) -> str:
+    """The damage of a weapon's blast on the square it hits (§5 DMG), e.g. "25" or "40-50"."""
+    spec = ITEMS.get(item)
+    if spec is None or spec.blast is None or spec.blast.center_damage == (0, 0):
+        return "—"
+    low, high = spec.blast.center_damage
+    rings = [r.damage for r in spec.blast.rings if getattr(r, "damage", (0, 0)) != (0, 0)]
+    text = str(low) if low == high else f"{low}-{high}"
+    if rings:
+        rl, rh = rings[0]
+        text += f" (around: {rl if rl == rh else f'{rl}-{rh}'})"
+    return text
+
+
 def shop_items() -> list[dict[str, Any]]:
-    """What can be bought at sign-up (§6), cheapest first within each category."""
+    """What can be bought at sign-up (§6), cheapest first within each category, with the
+    stats a buyer compares (§5: reach, damage)."""
     out = []
     for spec in ITEMS.values():
         if spec.price is None or spec.free or spec.name in TEAM_WEAPON_UNITS:
             continue
         out.append({"name": spec.name, "title": spec.title, "price": spec.price,
-                    "category": spec.category.value})
+                    "category": spec.category.value, "reach": spec.reach if spec.reach is not None else "—",
+                    "damage": damage_text(spec.name), "shots": spec.shots})
     return out
+
+
+def weapon_table() -> list[dict[str, Any]]:
+    """Every item with its stats, for the rules page."""
+    return [{"name": spec.name, "title": spec.title, "category": spec.category.value,
+             "price": "free" if spec.free else (spec.price if spec.price is not None else "—"),
+             "reach": spec.reach if spec.reach is not None else "—", "damage": damage_text(spec.name),
+             "shots": spec.shots} for spec in ITEMS.values()]
 
 
 def team_weapons() -> list[dict[str, Any]]:
@@ -256,6 +302,15 @@ def team_weapons() -> list[dict[str, Any]]:
 
 def budget(players: int) -> int:
     return POINTS_BY_PLAYERS[max(2, min(players, 8))]
+
+
+def section_of(clause: str) -> int | None:
+    """"§7", "§5 RNG" -> 7, 5; anything else (a ruling's name) -> None."""
+    text = clause.strip()
+    if not text.startswith("§"):
+        return None
+    digits = "".join(ch for ch in text[1:].split(" ")[0].split(".")[0] if ch.isdigit())
+    return int(digits) if digits else None
 
 
 def parse_square_or_none(text: str) -> Square | None:

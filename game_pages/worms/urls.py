@@ -10,4 +10,5 @@ urlpatterns = [
     path("games/<str:game_id>/fire/", views.fire, name="game-fire"),
     path("games/<str:game_id>/end/", views.end_turn, name="game-end-turn"),
     path("games/<str:game_id>/surrender/", views.surrender, name="game-surrender"),
+    path("rules/worms/", views.rules, name="worms-rules"),
 ]

@@ -7,12 +7,31 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from frontend_templates import common, orders
+from game_pages.worms import ui
 from referee.models import Game
+
+_RULEBOOK: list[dict] = []
+
+
+def rulebook() -> list[dict]:
+    """The clauses the rules catalogue quotes, by section (``rulebook.json``, extracted from
+    docs/cases/worms.md), so "§7" on a page can link to its words."""
+    if not _RULEBOOK:
+        import json
+        from importlib.resources import files
+
+        _RULEBOOK.extend(json.loads(files("game_pages.worms").joinpath("rulebook.json").read_text("utf-8")))
+    return _RULEBOOK
+
+
+def rules(request: HttpRequest) -> HttpResponse:
+    sections = [dict(s, anchor=f"s{ui.section_of(s['clause'])}") for s in rulebook()]
+    return render(request, "game_pages/worms/rules.html", {"sections": sections, "weapons": ui.weapon_table()})
 
 
 def _back(game: Game, worm: str = "", weapon: str = "") -> HttpResponse:
@@ -40,7 +59,10 @@ def fire(request: HttpRequest, game_id: str) -> HttpResponse:
     weapon = request.POST.get("weapon", "")
     payload = {"worm": worm, "weapon": weapon, "target": request.POST.get("target", "").strip(),
                "mine_type": request.POST.get("mine_type", "").strip()}
-    if orders.place(request, game, "Fire", payload):
+    if not payload["target"]:
+        # a slip of the form, not an order: nothing goes to the referee or the log
+        messages.error(request, "Pick a target first: tap a square on the board or type one (like j12, N, or c5-g5).")
+    elif orders.place(request, game, "Fire", payload):
         messages.success(request, f"{worm} fired the {weapon.replace('_', ' ')}.")
     return _back(game, worm, weapon)
 

@@ -33,7 +33,7 @@ def test_after_a_surrender_ends_the_game_everyone_sees_the_winner_and_the_dice()
     assert any('id="draws"' in page for page in pages), "after the end the dice are public"
     # the teams' shopping lists, secret during play, are public now
     everything = " ".join(pages).lower()
-    assert "minigun" in everything and "mad_cow" in everything
+    assert "minigun" in everything and "mad cow" in everything
 
 
 def test_a_moderator_pauses_resumes_and_extends_the_deadline(moderator_client):

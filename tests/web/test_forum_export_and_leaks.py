@@ -18,6 +18,7 @@ from game_pages.worms.board_svg import board_svg
 from games.base import MODERATOR_VIEW, PUBLIC, Viewer
 from games.worms.rules import RULESET
 from games.worms.state import Stock
+from referee import selectors
 from referee.core import Referee
 
 pytestmark = pytest.mark.django_db
@@ -39,8 +40,10 @@ def test_the_forum_post_has_the_summary_whose_turn_and_the_deadline(table):
     assert text.startswith(f"[b]{table.game.name}[/b]")
     assert "[b]What happened[/b]" in text and "[b]Damage[/b]" in text and "[b]Deaths[/b]" in text
     assert f"[b]Next to play[/b]: {table.seat_to_act().name}" in text
-    assert "[b]Deadline[/b]: 20" in text  # an ISO date
-    assert f"[img]http://testserver/games/{table.game.pk}/board.png[/img]" in text
+    assert re.search(r"\[b\]Deadline\[/b\]: \w{3} \d{1,2} \w{3} 20\d\d, \d\d:\d\d UTC", text), text  # readable
+    # the picture of this moment under the configured public address, frozen at its public record
+    public = selectors.viewer_log_position(game_id=str(table.game.pk), viewer=PUBLIC)
+    assert f"[img]http://127.0.0.1:8000/games/{table.game.pk}/board.png?seq={public}[/img]" in text
 
 
 def test_the_forum_export_is_the_same_whoever_asks(table, moderator_client):
@@ -65,9 +68,9 @@ def test_bbcode_reports_damage_and_deaths():
     ]
     text = forum_post(game_name="G", position=position, records=records, deadline="2026-12-02T10:00:00+00:00")
     assert "A1 fired the Bazooka at c4" in text
-    assert "[*]B2: -50 (bazooka), health 0" in text
+    assert "[*]B2: -50 (the bazooka), health 0" in text
     assert "[*]B2 (health)" in text
-    assert "[b]Next to play[/b]: Bo" in text and "2026-12-02T10:00:00+00:00" in text
+    assert "[b]Next to play[/b]: Bo" in text and "Wed 2 Dec 2026, 10:00 UTC" in text
 
 
 # --- leaks ---------------------------------------------------------------------------------------

@@ -156,7 +156,7 @@ def test_a_form_the_ruleset_refuses_or_that_makes_no_order_is_explained():
 def test_a_private_note_reaches_its_writer_only():
     table = pig_table()
     ann, bo = table.seats
-    assert "Order given: WriteNote." in order(table, ann, "WriteNote", text="bluff on 12")
+    assert "Order given: Write note." in order(table, ann, "WriteNote", text="bluff on 12")
     assert "bluff on 12" in table.client(ann).get(f"/games/{table.game.pk}/").content.decode()
     assert "bluff on 12" not in table.client(bo).get(f"/games/{table.game.pk}/").content.decode()
     assert "bluff on 12" not in Client().get(f"/games/{table.game.pk}/").content.decode()

@@ -19,8 +19,9 @@ def test_replay_has_a_slider_and_step_buttons(table):
 def test_each_step_shows_the_order_and_the_rulebook_clause(table):
     seat = table.seats[0]
     html = table.client(seat).get(f"/games/{table.game.pk}/replay/?step=2").content.decode()
-    assert "SubmitShoppingList" in html
-    assert "§6" in html.split('id="clauses"')[1][:200]
+    assert "Submit shopping list" in html and "SubmitShoppingList" not in html  # in words, never the type
+    assert "§6" in html.split('id="clauses"')[1][:300]
+    assert 'href="/rules/worms/#s6"' in html.split('id="clauses"')[1][:300]  # the clause links to its text
 
 
 def test_players_do_not_see_the_dice_but_moderators_do(table, moderator_client):
@@ -52,7 +53,11 @@ def test_a_bad_step_number_falls_back_to_the_last(table):
 
 def test_the_audit_page_is_for_moderators_only(table):
     response = table.client(table.seats[0]).get(f"/games/{table.game.pk}/audit/")
-    assert response.status_code == 302 and "login" in response["Location"]
+    html = response.content.decode()
+    assert response.status_code == 403 and "For moderators only" in html  # our page, not the admin's login
+    assert "/admin/" not in html
+    signed_out = Client().get(f"/games/{table.game.pk}/audit/")
+    assert signed_out.status_code == 302 and signed_out["Location"].startswith("/accounts/login/")
 
 
 def test_a_moderator_verifies_the_log(table, moderator_client):
