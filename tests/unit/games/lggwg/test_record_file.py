@@ -143,3 +143,19 @@ def test_a_file_that_is_not_a_record_is_refused_with_its_line():
         record.loads('{"format": "worms"}\n')
     with pytest.raises(record.RecordFileError, match="line 2: not JSON"):
         record.loads('{"format": "lggwg-record", "version": 1, "game": {}, "seats": []}\nnot json\n')
+
+
+def test_every_event_of_a_played_game_is_told_in_words_for_every_viewer():
+    from game_pages.lggwg.narrate import narrate
+    from games.base import MODERATOR_VIEW
+
+    referee, gid = played(turns=6, finish=False)  # in play: the teams see their parts only
+    names = {1: "Ann", 2: "Bob"}
+    told = set()
+    for viewer in (MODERATOR_VIEW, Viewer.for_seat(1), Viewer.for_seat(2), PUBLIC):
+        for item in referee.feed(gid, viewer):
+            if item["kind"] == "event":
+                line = narrate(item, names)
+                assert line and "{" not in line and "None" not in line, (item, line)
+                told.add(item["type"])
+    assert {"UnitMoved", "OrderResolved", "TurnStarted", "TeamSubmitted", "OrdersSubmitted"} <= told
