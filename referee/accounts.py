@@ -19,7 +19,8 @@ def account_create(*, username: str, password: str, email: str = "") -> Abstract
     if users.objects.filter(username__iexact=username).exists():
         raise InvalidSetting("That name is taken.", field="username")
     try:
-        password_validation.validate_password(password)
+        # with the would-be user, so a password like the username or e-mail is refused
+        password_validation.validate_password(password, users(username=username, email=email))
     except ValidationError as exc:
         raise InvalidSetting(" ".join(exc.messages), field="password") from None
     return users.objects.create_user(username=username, password=password, email=email)
