@@ -65,6 +65,41 @@ class LggwgPages(RulesetPages):
             "game": page.game, "turn": position.get("turn"), "colours": svg.COLOURS,
         }))
 
+    def replay_board(
+        self, position: dict[str, Any], records: Sequence[Mapping[str, Any]], *, title: str,
+        before: dict[str, Any] | None = None,
+    ) -> SafeString | None:
+        """After a replay step: the paths of the orders this step resolved (as the viewer
+        was told them), not those of an earlier resolution."""
+        if not position.get("squares"):
+            return None
+        colours = {t.get("seat"): t.get("colour") for t in position.get("teams") or []}
+        resolved = [dict((r.get("payload") or {}).get("record") or {}) for r in records
+                    if r.get("type") == "OrderResolved"]
+        for step in resolved:
+            step["colour"] = colours.get(step.get("team"), "X")
+        shown = {**position, "last_resolution": resolved}
+        return mark_safe(svg.board_svg(shown, title=title, standalone=False))  # noqa: S308 - board_svg escapes
+
+    def step_title(self, records: Sequence[Mapping[str, Any]], names: Mapping[int, str]) -> str:
+        """A replay step told by what it did: whose list came in, how many orders resolved,
+        the next turn or the end."""
+        kinds = [r.get("type") for r in records]
+        parts = []
+        for r in records:
+            if r.get("type") == "TeamSubmitted":
+                parts.append(f"{names.get((r.get('payload') or {}).get('team'), 'a team')}'s list is in")
+        resolved = kinds.count("OrderResolved")
+        if resolved:
+            parts.append(f"the turn resolves in {resolved} step{'s' if resolved != 1 else ''}")
+        ended = next((r for r in records if r.get("type") == "GameEnded"), None)
+        started = next((r for r in records if r.get("type") == "TurnStarted"), None)
+        if ended is not None:
+            parts.append(narrate(ended, names) or "the game is over")
+        elif started is not None:
+            parts.append(f"turn {(started.get('payload') or {}).get('turn')} begins")
+        return "; ".join(parts) if parts else super().step_title(records, names)
+
     def board_svg(self, position: dict[str, Any], *, title: str) -> str | None:
         return svg.board_svg(position, title=title) if position.get("squares") else None
 

@@ -236,8 +236,13 @@ def test_the_replay_and_audit_pages_draw_the_map():
     ann, bob = table.seats
     post_list(table, ann, action="submit", draft="R2*c4,R1-")
     post_list(table, bob, action="submit", draft="-")
-    replay = table.client(ann).get(f"/games/{table.game.pk}/replay/?step=2")
-    assert replay.status_code == 200 and 'class="lggwg"' in replay.content.decode()
+    replay = table.client(ann).get(f"/games/{table.game.pk}/replay/?step=3")
+    html = replay.content.decode()
+    assert replay.status_code == 200 and 'class="lggwg"' in html
+    assert "Bob&#x27;s list is in; the turn resolves in 3 steps; turn 2 begins" in html
+    assert 'class="shot-step" data-step=' in html  # Red's shot of this step, drawn
+    first = table.client(ann).get(f"/games/{table.game.pk}/replay/?step=2").content.decode()
+    assert "Ann&#x27;s list is in" in first and 'class="shot-step' not in first
     moderator = Client()
     moderator.force_login(ModeratorFactory())
     audit = moderator.get(f"/games/{table.game.pk}/audit/")
