@@ -24,6 +24,9 @@ from games.base import MODERATOR_VIEW, PUBLIC, Viewer
 ANNOUNCED = frozenset({"MoveChosen", "AllyPolicySet", "TickClosed", "BattleFought", "AllianceFormed",
                        "PartyJoined", "GameEnded"})
 
+#: How many of the viewer's latest records the "what happened" list looks through.
+FEED_WINDOW = 200
+
 LIVE_SCRIPT = """<script>
 // Redraws the arena without a reload: every record of this viewer's stream (or of the
 // long-poll where EventSource is missing) re-fetches the fragment and swaps the blocks.
@@ -122,7 +125,9 @@ class PartiesPages(RulesetPages):
     def status(self, page: Page) -> Panel:
         from referee import selectors
 
-        records = selectors.game_events_list(game_id=str(page.game.pk), viewer=viewer_of(page))
+        # Only the end of the viewer's feed: a long game has thousands of records.
+        records = selectors.game_events_list(game_id=str(page.game.pk), viewer=viewer_of(page),
+                                             after=max(0, page.seq - FEED_WINDOW))
         return Panel("game_pages/parties/status.html", {
             **ui.tick_info(page.position),
             "finished": page.result.finished,
