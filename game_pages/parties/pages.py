@@ -42,6 +42,7 @@ LIVE_SCRIPT = """<script>
   var after = parseInt(root.dataset.seq, 10) || 0, busy = false, again = false, source = null;
   function swap(doc, id, always) {
     var fresh = doc.getElementById(id), old = document.getElementById(id);
+    if (!fresh && old && !always) old.remove();  // the game is over: no more move pad
     if (!fresh || !old) return;
     if (always || fresh.dataset.state !== old.dataset.state) old.replaceWith(fresh);
   }
