@@ -7,12 +7,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
 from frontend_templates import generic_text
 from frontend_templates.plugins import Page, Panel, RulesetPages
 from game_pages.lggwg import board_svg as svg
 from game_pages.lggwg import draft as drafts
+from game_pages.lggwg import rules as rulebook
 from game_pages.lggwg.narrate import narrate, step_text
 from games.lggwg.board import DIRECTION_NAMES
 
@@ -156,6 +158,10 @@ class LggwgPages(RulesetPages):
 
     def narrate(self, record: Mapping[str, Any], names: Mapping[int, str]) -> str:
         return narrate(record, names) or generic_text.narrate(record, names)
+
+    def clause_url(self, clause: str) -> str | None:
+        section = rulebook.section_of(clause)
+        return reverse("lggwg-rules") + f"#s{section}" if section else None
 
 
 PAGES = LggwgPages()

@@ -12,13 +12,14 @@ from urllib.parse import urlencode
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from frontend_templates import common, orders
 from game_pages.lggwg import draft as drafts
 from game_pages.lggwg import record
+from game_pages.lggwg import rules as rulebook
 from games.base import PUBLIC
 from referee import selectors
 from referee.instance import referee_get
@@ -64,6 +65,13 @@ def order_list(request: HttpRequest, game_id: str) -> HttpResponse:
     if error:
         messages.error(request, error)
     return _back(game, new)
+
+
+@require_GET
+def rules(request: HttpRequest) -> HttpResponse:
+    return render(request, "game_pages/lggwg/rules.html", {
+        "sections": rulebook.SECTIONS, "units": rulebook.unit_table(), "terrain": rulebook.terrain_table(),
+    })
 
 
 @require_GET

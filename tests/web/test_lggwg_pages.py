@@ -249,3 +249,10 @@ def test_the_replay_and_audit_pages_draw_the_map():
     assert audit.status_code == 200
     everything = moderator.get(f"/games/{table.game.pk}/?as=moderator").content.decode()
     assert 'data-unit="B1"' in everything and 'data-fog="u"' not in everything  # a moderator sees it all
+
+
+def test_the_rules_page_has_the_unit_table_and_clauses_link_to_it():
+    html = Client().get("/rules/lggwg/").content.decode()
+    assert 'id="s3"' in html and "<td>Executive</td><td>15</td>" in html
+    assert pages_for("lggwg").clause_url("§3.2") == "/rules/lggwg/#s3"
+    assert pages_for("lggwg").clause_url("L-R14") is None
