@@ -63,6 +63,7 @@ def test_the_map_is_drawn_with_fog_units_and_the_team_order():
     assert 'id="team-order"' in html and "writing…" in html
     assert 'id="scoreboard"' in html and "B1 Executive 15/15" in html  # hit points are public
     assert f'action="/games/{table.game.pk}/lggwg/orders/"' in html
+    assert "R6 Miner at d3 (9 HP, 3 mines)" in html and "R1 Executive at b2 (15 HP)" in html
 
 
 def test_a_spectator_sees_the_published_map_but_no_unit():
