@@ -63,7 +63,7 @@ def test_open_join_and_roll_in_a_game_without_its_own_pages(server, browser, art
     expect(page.locator(".messages li.error")).to_contain_text("A note needs some text. (rule notes)")
     page.get_by_label("Text", exact=True).fill("hold at 12")
     page.get_by_role("button", name="Write note").click()
-    expect(page.get_by_text("Order given: WriteNote.")).to_be_visible()
+    expect(page.get_by_text("Order given: Write note.")).to_be_visible()
     expect(page.locator("#inbox")).to_contain_text("hold at 12")
 
     # Ann rolls if it is her turn; otherwise the page says whom it waits for
