@@ -58,10 +58,13 @@ def notify_appended(game_id: str) -> None:
     _publish(game_id)
 
 
+_quiet_until = 0.0
+
+
 def _publish(game_id: str) -> None:
-    global _publisher
+    global _publisher, _quiet_until
     url = getattr(settings, "LIVE_REDIS_URL", None)
-    if not url:
+    if not url or time.monotonic() < _quiet_until:
         return
     try:
         with _publisher_lock:
@@ -71,6 +74,8 @@ def _publish(game_id: str) -> None:
                 _publisher = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
         _publisher.publish(CHANNEL, game_id)
     except Exception as exc:  # Redis down: readers still learn of it from the poll
+        # Do not make every order wait for a dead Redis: try again in a few seconds.
+        _quiet_until = time.monotonic() + 5.0
         log.warning("live: could not publish an append of %s: %s", game_id, exc)
 
 

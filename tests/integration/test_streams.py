@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import statistics
 import threading
 import time
@@ -94,7 +95,9 @@ def test_five_hundred_idle_streams_leave_orders_answering_and_every_stream_gets_
         assert status == 201, body
         public = get_json(f"{server.url}/api/games/{watched.pk}/events/?limit=500")[1]["events"]
         assert loop.run(_all(streams, lambda s: len(s.records) >= len(public), 60))
-        assert all(s.records == public for s in streams)
+        # (Scheduled work may append more after the Hold: compare what both have seen.)
+        odd = next((s for s in streams if s.records[:len(public)] != public), None)
+        assert odd is None, next((a, b) for a, b in zip(odd.records, public, strict=False) if a != b)
     finally:
         orders.close()
     print(f"\norders: median {median_ms(before):.1f} ms without streams, {median_ms(during):.1f} ms with 500 "
@@ -158,20 +161,20 @@ def test_a_seat_streams_its_own_feed_and_resumes_after_the_last_event_id(server_
     mine = loop.run(SseStream.open(server.port, f"/api/games/{game.pk}/stream/", auth))
     loop.spawn(mine.pump())
     assert loop.run(mine.until(lambda s: len(s.records) >= len(feed), 30))
-    assert mine.records == feed
+    assert mine.records[:len(feed)] == feed
 
     resumed = loop.run(SseStream.open(server.port, f"/api/games/{game.pk}/stream/",
                                       {**auth, "Last-Event-ID": str(feed[-3]["seq"])}))
     loop.spawn(resumed.pump())
     assert loop.run(resumed.until(lambda s: len(s.records) >= 2, 30))
-    assert resumed.records == feed[-2:]
+    assert resumed.records[:2] == feed[-2:]
     assert loop.run(resumed.until(lambda s: "heartbeat" in s.comments, 30))
 
     public = get_json(f"{server.url}/api/games/{game.pk}/events/?limit=500")[1]["events"]
     stranger = loop.run(SseStream.open(server.port, f"/api/games/{game.pk}/stream/?after=0"))
     loop.spawn(stranger.pump())
     assert loop.run(stranger.until(lambda s: len(s.records) >= len(public), 30))
-    assert stranger.records == public and not any(e["type"] == "NoteWritten" for e in public)
+    assert stranger.records[:len(public)] == public and not any(e["type"] == "NoteWritten" for e in public)
 
 
 def test_a_private_game_stream_is_not_found_for_strangers(server_factory, loop):
@@ -199,3 +202,27 @@ def test_a_stream_ends_when_its_client_goes_away(server_factory, loop):
             break
         time.sleep(0.1)
     assert readers == 0
+
+
+def test_an_append_in_another_process_wakes_the_reader_through_redis(server_factory, settings):
+    """The server's fallback poll is switched off: only the Redis notice can wake it."""
+    from referee import live, services
+
+    game, seats = started_game()
+    server = server_factory(workers=1, REFEREE_LIVE_POLL_SECONDS="100000")
+    settings.LIVE_REDIS_URL = os.environ["REDIS_URL"]
+    live._publisher = None
+    token = token_of(seats[0])
+    after = get_json(f"{server.url}/api/games/{game.pk}/events/?limit=500", token)[1]["next_after"]
+    answer: list[Any] = []
+    waiter = threading.Thread(target=lambda: answer.append(
+        get_json(f"{server.url}/api/games/{game.pk}/events/?after={after}&wait=25", token)))
+    waiter.start()
+    time.sleep(1.0)
+    assert answer == []
+    services.command_handle(game_id=str(game.pk), user=seats[0].user, command_type="WriteNote",
+                            payload={"text": "from another process"})  # commits, then publishes
+    waiter.join(timeout=40)
+    live._publisher = None
+    status, page = answer[0]
+    assert status == 200 and page["events"][-1]["payload"]["text"] == "from another process"
