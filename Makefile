@@ -9,10 +9,13 @@ test:           ## every test, with real PostgreSQL and Redis started on loopbac
 lint:
 	.venv/bin/ruff check .
 
-bench:          ## benchmarks against a real PostgreSQL; they print figures
-	scripts/with_servers.sh .venv/bin/python bench/event_store.py
+bench:          ## every figure of issue 16 in one run, each a ratio to its peer (a few minutes; bench/README.md)
+	scripts/with_servers.sh sh -c 'export BENCH_RESULTS="$$REFEREE_VAR_DIR/bench-results.json"; \
+	  .venv/bin/python bench/event_store.py && .venv/bin/python bench/orders.py && \
+	  BENCH_GAMES=$${BENCH_GAMES:-2000} BENCH_ACTIVE_SECONDS=$${BENCH_ACTIVE_SECONDS:-15} .venv/bin/python bench/scheduling.py && \
+	  .venv/bin/python bench/summary.py'
 
-bench-scheduling: ## 10,000 deadlines expiring at once on 2 Celery workers (about 6 minutes)
+bench-scheduling: ## 10,000 deadlines expiring at once on 2 Celery workers, then 1,000 active games
 	scripts/with_servers.sh .venv/bin/python bench/scheduling.py
 
 bench-timers:   ## how late a round clock ends: 3 rounds of 100 timers on 2 workers, ETA against a 1 s sweeper

@@ -5,15 +5,18 @@ figures; asserts no timings (only correctness: exactly one expiry per game).
 
 1. 10,000 started Pig games whose deadlines all run out at the same instant (the injected
    clock moves past them), worked off by 2 worker processes that sweep concurrently
-   (SELECT ... FOR UPDATE SKIP LOCKED): time until every game has its one DeadlineExpired
-   notice and its one referee Hold, the rate, and the exactly-once check;
+   (batches of games claimed with SELECT ... FOR NO KEY UPDATE SKIP LOCKED): time until
+   every game has its one DeadlineExpired notice and its one referee Hold, and until the
+   turn starts and notices those made due have run too; the exactly-once check;
 2. the overhead of a job over a no-op task on the same broker: round trips and bursts of
    ``bench.noop`` (bench/noop_tasks.py) beside ``run_due_work`` for keys already done, and
-   the cost of one real deadline job.
+   the cost of one real deadline job;
+3. 1,000 active games with orders and deadlines interleaved: this process places orders
+   as a web process would while the workers sweep a steady stream of expiring deadlines.
 
-Part 2 runs first, on idle workers; the storm runs last, and the workers are killed once
-its deadlines are done (the turn starts that follow are only sampled). See bench/README.md
-for what each figure measures.
+Part 2 runs first, on idle workers; then the storm, then part 3. See bench/README.md for
+what each figure measures. ``BENCH_GAMES`` sets the storm's size (``make bench`` uses
+2,000 and scales the time to 10,000 in the summary; ``make bench-scheduling`` 10,000).
 """
 
 from __future__ import annotations
@@ -45,15 +48,16 @@ os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-not-a-secret")
 
 # --- sizes (the whole run takes 3 to 6 minutes on two cores, depending on other load) -----------
 GAMES = int(os.environ.get("BENCH_GAMES", "10000"))  # games whose deadlines all expire at once
+ACTIVE = min(1_000, GAMES // 2)  # part 3: games with orders (half) and expiring deadlines (half)
+ACTIVE_SECONDS = float(os.environ.get("BENCH_ACTIVE_SECONDS", "20"))  # part 3's duration
 RESERVED = 200  # more games like them, whose deadlines part 2 runs one at a time
 SERVICE_GAMES = 50  # of all games, made through the real services; the rest in bulk (see README)
 BULK_CHUNK = 1_000  # games per bulk transaction
 WORKERS = 2  # worker processes, one task at a time each (--pool solo)
 SWEEPS = 4  # sweep_due_work tasks enqueued (each runs up to 10,000 rows)
-CASCADE_WINDOW = 20.0  # seconds during which the turn-start jobs after the storm are counted
-ROUND_TRIPS = 500  # 2a: sequential round trips per task kind (after WARMUP of each)
+ROUND_TRIPS = int(os.environ.get("BENCH_ROUND_TRIPS", "200"))  # 2a: sequential round trips per kind
 WARMUP = 20
-BURST = 500  # 2b: tasks sent at once per kind
+BURST = ROUND_TRIPS  # 2b: tasks sent at once per kind
 VERIFY_SAMPLE = 100  # games whose whole log is verified (hash chain + re-adjudication)
 POLL = 0.25  # seconds between progress queries during part 1
 IDLE_POLL = 0.002  # seconds between queue checks while waiting for the workers to be idle
@@ -212,7 +216,6 @@ def bulk_games(n: int, template_game: str) -> list[str]:
     from referee.core import Referee
     from referee.models import DueWork, Event, Game, Seat
     from referee.rulesets import get_registry
-    from referee.scheduling import _base_key
     from referee.store.memory import InMemoryEventStore
 
     registry = get_registry()
@@ -252,7 +255,7 @@ def bulk_games(n: int, template_game: str) -> list[str]:
             works += [
                 DueWork(game_id=info.id, key=t.key, kind=t.kind, due_at=t.due_at, remaining=t.remaining,
                         status=t.status, created_at=t.created_at, done_at=t.done_at, result=t.result,
-                        seats=list(due[_base_key(t.key)].seats) if _base_key(t.key) in due else list(t.seats))
+                        seats=list(due[t.key].seats) if t.key in due else list(t.seats))
                 for t in template
             ]
             ids.append(info.id)
@@ -308,16 +311,20 @@ def check_setup(service_ids: Sequence[str], bulk_ids: Sequence[str]) -> int:
 
 
 def claim_plan(now: dt.datetime) -> tuple[float, int]:
-    """EXPLAIN ANALYZE of the sweeper's claim (the query in ``scheduling.sweep``) with every
-    deadline due, rolled back: its execution time (ms) and the rows it reads to lock one."""
+    """EXPLAIN ANALYZE of the sweeper's claim (the query in ``scheduling.sweep``: a batch of
+    games among those with the oldest due rows) with every deadline due, rolled back: its
+    execution time (ms) and the due rows it reads to lock one batch."""
     import re
 
     from django.db import transaction
 
-    from referee.models import DueWork
+    from referee.models import DueWork, Game
+    from referee.scheduling import sweep_batch
 
-    claim = (DueWork.objects.select_for_update(skip_locked=True)
-             .filter(status=DueWork.Status.PENDING, due_at__lte=now).order_by("due_at", "id")[:1])
+    batch = sweep_batch()
+    candidates = (DueWork.objects.filter(status=DueWork.Status.PENDING, due_at__lte=now)
+                  .order_by("due_at", "id").values("game_id")[:batch * 4])
+    claim = Game.objects.select_for_update(no_key=True, skip_locked=True).filter(pk__in=candidates).order_by()[:batch]
     times, rows = [], 0
     for _ in range(5):
         with transaction.atomic():
@@ -344,14 +351,13 @@ def progress(now: dt.datetime) -> dict[str, int]:
 
 def storm(redis: Any, now: dt.datetime) -> dict[str, Any]:
     """Move the clock to ``now`` (every storm deadline is then due), enqueue SWEEPS sweeps and
-    time how long until no deadline is left pending. The turn-start jobs the expiries made due
-    follow; their rate is sampled over CASCADE_WINDOW seconds, then the caller stops the workers
-    (draining 10,000 turn starts and notices, and the nudges, would take minutes more)."""
+    time how long until no deadline is left pending, and until nothing at all is due (the
+    turn-1 starts and their notices, which the sweeps run under the same game lock)."""
     from referee.celery import app
-    from referee.models import DueWork
 
     set_now(now)
     out: dict[str, Any] = {}
+    queued = redis.llen("celery")
     t0 = time.perf_counter()
     for _ in range(SWEEPS):
         app.send_task(SWEEP)
@@ -359,18 +365,68 @@ def storm(redis: Any, now: dt.datetime) -> dict[str, Any]:
     while True:
         time.sleep(POLL)
         counts = progress(now)
-        if counts["deadline"] == 0:
+        if counts["deadline"] == 0 and "deadlines" not in out:
             out["deadlines"] = time.perf_counter() - t0
+        if not any(counts.values()):
+            out["everything"] = time.perf_counter() - t0
             break
         if time.perf_counter() > end:
             raise TimeoutError(f"phase stuck at {counts} after {PHASE_TIMEOUT:.0f} s")
-    starts = DueWork.objects.filter(key="turn:1:start", status=DueWork.Status.DONE)
-    before, t1 = starts.count(), time.perf_counter()
-    time.sleep(CASCADE_WINDOW)
-    out["starts_window"], out["starts"] = time.perf_counter() - t1, starts.count() - before
-    out["queued"] = redis.llen("celery")
+    out["queued"] = redis.llen("celery") - queued
     out["sweepers"] = [int(pid) for pid in redis.lrange("bench:sweeping", 0, -1)]
+    wait_until(queue_idle_of(redis), "the sweeps to finish")
     return out
+
+
+def active_games(redis: Any, game_ids: Sequence[str], now: dt.datetime) -> dict[str, Any]:
+    """Part 3: ACTIVE games after the storm (each at turn 1, its turn started; the clock stays
+    at ``now``, so no turn-1 deadline is due unless this part makes it due). Half get
+    orders from this process, as from a web process: the acting seat's Hold through
+    ``services.command_handle``, round-robin (a worker starts the next turn after the
+    nudge). In the other half, deadlines run out in a steady stream: every 0.1 s a slice of
+    their deadline rows is made due, and a sweep is sent every 0.5 s (the beat's job)."""
+    from django.contrib.auth import get_user_model
+
+    from referee import services
+    from referee.celery import app
+    from referee.models import DueWork, Seat
+
+    ordered, expiring = list(game_ids[:ACTIVE // 2]), list(game_ids[ACTIVE // 2:ACTIVE])
+    users = {(str(s.game_id), s.number): s.user_id for s in Seat.objects.filter(game_id__in=ordered)}
+    user_of = {u.pk: u for u in get_user_model().objects.filter(pk__in=set(users.values()))}
+    referee = services.referee_get()
+    rows = list(DueWork.objects.filter(game_id__in=expiring, kind="deadline", status="pending").values_list("id", flat=True))
+    per_tick = max(1, round(len(rows) / (ACTIVE_SECONDS * 10)))
+    latencies: list[float] = []
+    skipped = 0
+    t0 = time.perf_counter()
+    next_tick, next_sweep, i = t0, t0, 0
+    while time.perf_counter() - t0 < ACTIVE_SECONDS:
+        clock = time.perf_counter()
+        if clock >= next_tick and rows:
+            due, rows = rows[:per_tick], rows[per_tick:]
+            DueWork.objects.filter(pk__in=due).update(due_at=now)
+            next_tick += 0.1
+        if clock >= next_sweep:
+            app.send_task(SWEEP)
+            next_sweep += 0.5
+        gid = ordered[i % len(ordered)]
+        i += 1
+        state, _ = referee.current(gid)
+        if not state.turn_started:
+            skipped += 1  # its next turn has not started yet (the worker's job is queued)
+            continue
+        user = user_of[users[(gid, state.order[state.to_move])]]
+        t = time.perf_counter()
+        services.command_handle(game_id=gid, user=user, command_type="Hold", payload={})
+        latencies.append(time.perf_counter() - t)
+    elapsed = time.perf_counter() - t0
+    wait_until(lambda: not DueWork.objects.filter(game_id__in=expiring, kind="deadline", status="pending",
+                                                  due_at__lte=now).exists(), "the streamed deadlines")
+    expired = DueWork.objects.filter(game_id__in=expiring, kind="deadline", status="done",
+                                     result__startswith="referee played").exclude(key="turn:0:deadline").count()
+    return {"seconds": elapsed, "orders": len(latencies), "latencies": latencies, "skipped": skipped,
+            "expired": expired, "drain": time.perf_counter() - t0}
 
 
 def exactly_once() -> Counter[tuple[int, int, int]]:
@@ -527,8 +583,8 @@ def run(tmp: Path) -> None:
         t_noop_burst, noop_inside = burst(redis, NOOP, [()] * BURST, "bnoop")
         t_done_burst, done_inside = burst(redis, RUN, done_keys[-BURST:], "bdone")
         connects = [fresh_connection() for _ in range(ROUND_TRIPS // 5)]
-        # real deadline jobs of the reserved games, one at a time; nothing sweeps, and each job's
-        # own nudges (its game's turn-1 start and notice) finish before the next job is sent
+        # real deadline jobs of the reserved games, one at a time; nothing sweeps; each job runs
+        # its game's turn-1 start and notice itself, under the same lock (no nudges)
         wait_until(queue_idle_of(redis), "the queue to drain")
         set_now(after)
         trips["real"] = []
@@ -542,12 +598,14 @@ def run(tmp: Path) -> None:
         claim_ms, claim_rows = claim_plan(after)
         print(f"{GAMES:,} deadlines ...", file=sys.stderr, flush=True)
         result = storm(redis, after)
+        once = exactly_once()  # before part 3 adds expiries and orders of its own
+        results = Counter(DueWork.objects.filter(key="turn:0:deadline").values_list("result", flat=True))
+        print(f"{ACTIVE:,} active games for {ACTIVE_SECONDS:.0f} s ...", file=sys.stderr, flush=True)
+        active = active_games(redis, storm_ids, after)
     finally:
         workers.kill()
     failures = [f.decode() for f in redis.lrange("bench:failures", 0, -1)]
     problems = workers.problems()
-    once = exactly_once()
-    results = Counter(DueWork.objects.filter(key="turn:0:deadline").values_list("result", flat=True))
     sample = game_ids[::len(game_ids) // VERIFY_SAMPLE]
     verified = sum(services.referee_get().verify(g).ok for g in sample)
 
@@ -568,37 +626,45 @@ def run(tmp: Path) -> None:
             f"{t_bulk:.1f}", f"{(total - SERVICE_GAMES) / t_bulk:,.0f}")
     tab.row(f"check: {checked} games alike, verify() ok, due rows = due_work_sync's", "", f"{t_check:.1f}", "")
 
-    t_deadlines = result["deadlines"]
-    tab.section(f"1. {GAMES:,} deadlines due at once, {SWEEPS} sweep tasks", "seconds", "games/s", "ms/row/worker")
-    tab.row(f"sweep's claim query, {GAMES:,} due (EXPLAIN ANALYZE; {claim_rows:,} rows read)",
+    t_deadlines, t_all = result["deadlines"], result["everything"]
+    tab.section(f"1. {GAMES:,} deadlines due at once, {SWEEPS} sweep tasks", "seconds", "games/s", "ms/game/worker")
+    tab.row(f"sweep's claim of a batch, {GAMES:,} due (EXPLAIN ANALYZE; {claim_rows:,} rows read)",
             f"{claim_ms / 1000:.4f}", "", ms(claim_ms / 1000))
     tab.row("all deadlines expired (DeadlineExpired + referee Hold)", f"{t_deadlines:.1f}",
             f"{GAMES / t_deadlines:,.0f}", ms(WORKERS * t_deadlines / GAMES))
-    tab.row(f"  then turn-1 start jobs, sampled for {result['starts_window']:.0f} s: {result['starts']:,} ran", "",
-            f"{result['starts'] / result['starts_window']:,.0f}",
-            ms(WORKERS * result["starts_window"] / max(result["starts"], 1)))
+    tab.row("  and the turn-1 starts and notices they made due", f"{t_all:.1f}",
+            f"{GAMES / t_all:,.0f}", ms(WORKERS * t_all / GAMES))
+    tab.row("  the same scaled to 10,000 games (seconds)", f"{10_000 * t_deadlines / GAMES:.1f}", "", "")
     tab.row(f"  sweeps started on worker pids {', '.join(map(str, result['sweepers']))}", "", "", "")
-    tab.row("  fast-path nudges queued meanwhile (redundant: the sweeps run their rows)", f"{result['queued']:,}", "", "")
+    tab.row("  nudges queued meanwhile (the sweeps run what the expiries make due)", f"{result['queued']:,}", "", "")
+    lat = active["latencies"]
+    tab.section(f"3. {ACTIVE:,} active games, {active['seconds']:.0f} s: orders here, deadlines on the workers",
+                "count", "per second", "p50 / p95 ms")
+    tab.row(f"orders (Hold) in {ACTIVE // 2} games, from this one process", f"{active['orders']:,}",
+            f"{active['orders'] / active['seconds']:,.0f}", f"{ms(statistics.median(lat))} / {ms(pct(lat, 95))}")
+    tab.row("  (turns not started yet when their game came round again)", f"{active['skipped']:,}", "", "")
+    tab.row(f"deadlines expired meanwhile in {ACTIVE - ACTIVE // 2} games (streamed, swept every 0.5 s)",
+            f"{active['expired']:,}", f"{active['expired'] / active['drain']:,.0f}", "")
     good = sum(n for (expired, holds, _), n in once.items() if expired == holds == 1)
     twice = sum(n for (expired, holds, _), n in once.items() if expired > 1 or holds > 1)
     none = sum(n for (expired, holds, _), n in once.items() if expired == 0 or holds == 0)
     started = Counter()
     for (_, _, turns), n in once.items():
         started[turns] += n
-    tab.section(f"exactly once, all {total:,} games (workers then killed)", "games", "", "")
+    tab.section(f"exactly once, all {total:,} games, after the storm", "games", "", "")
     tab.row("with exactly 1 DeadlineExpired and 1 referee Hold", f"{good:,}", "", "")
     tab.row("with 2 or more expiries or referee Holds", f"{twice:,}", "", "")
     tab.row("with none", f"{none:,}", "", "")
     tab.row(f"full verify() (hash chain, re-adjudication) ok, of {len(sample)}", f"{verified}", "", "")
     for result_text, n in results.most_common():
         tab.row(f"turn:0:deadline result: {result_text[:60]}", f"{n:,}", "", "")
-    tab.row("games whose turn 1 had started when the workers were stopped", f"{started[2]:,}", "", "")
+    tab.row("games whose turn 1 had started after the storm", f"{started[2]:,}", "", "")
 
     tab.section(f"2a. round trip, one task at a time ({ROUND_TRIPS} each)", "p50 ms", "p95 ms", "p99 ms",
                 "in-worker p50", "new PG sessions", "p50 vs noop")
     base = statistics.median(rt for rt, _ in trips["noop"])
     labels = {"noop": "bench.noop (does nothing)", "done": "run_due_work, key already done",
-              "real": f"run_due_work, a real deadline ({RESERVED}; sessions: + its 2 nudges)"}
+              "real": f"run_due_work, a real deadline ({RESERVED}; + its turn start and notice)"}
     for kind, label in labels.items():
         rts, inside = [rt for rt, _ in trips[kind]], [s for _, s in trips[kind]]
         tab.row(label, ms(statistics.median(rts)), ms(pct(rts, 95)), ms(pct(rts, 99)),
@@ -612,10 +678,20 @@ def run(tmp: Path) -> None:
     tab.row(f"run_due_work (key done), burst of {BURST}", f"{BURST / t_done_burst:,.0f}",
             ms(WORKERS * t_done_burst / BURST), ms(statistics.median(done_inside)),
             f"{t_done_burst / t_noop_burst:.2f}x")
-    tab.row(f"deadline rows in part 1's sweeps ({GAMES:,})", f"{GAMES / t_deadlines:,.0f}",
+    tab.row(f"deadlines in part 1's sweeps ({GAMES:,})", f"{GAMES / t_deadlines:,.0f}",
             ms(WORKERS * t_deadlines / GAMES), "", f"{(t_deadlines / GAMES) / (t_noop_burst / BURST):.2f}x")
     tab.print()
 
+    from bench import results as shared
+
+    real = statistics.median(rt for rt, _ in trips["real"])
+    shared.record("deadlines.seconds_10k", 10_000 * t_deadlines / GAMES, games=GAMES)
+    shared.record("deadlines.everything_10k", 10_000 * t_all / GAMES, games=GAMES)
+    shared.record("deadlines.job_vs_noop", real / base)
+    shared.record("active.orders_per_s", active["orders"] / active["seconds"])
+    shared.record("active.expiries_per_s", active["expired"] / active["drain"])
+    shared.record("active.order_p50_ms", statistics.median(lat) * 1000)
+    shared.record("exactly_once.bad", twice + none)
     print()
     print(f"task failures reported by the workers: {len(failures)}; error lines in worker logs: {len(problems)}")
     for line in (failures + problems)[:10]:

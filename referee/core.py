@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 import secrets
+import threading
 import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
@@ -78,19 +79,22 @@ class PositionCache:
     def __init__(self, size: int = 2_000) -> None:
         self.size = size
         self._entries: dict[tuple[object, str], tuple[str, Position]] = {}
+        self._lock = threading.Lock()  # web threads (ASGI) share it
 
     def get(self, key: tuple[object, str], version: str) -> Position | None:
         entry = self._entries.get(key)
         return entry[1] if entry is not None and entry[0] == version else None
 
     def put(self, key: tuple[object, str], version: str, position: Position) -> None:
-        self._entries.pop(key, None)
-        if len(self._entries) >= self.size:  # drop the oldest (dicts keep insertion order)
-            self._entries.pop(next(iter(self._entries)))
-        self._entries[key] = (version, position)
+        with self._lock:
+            self._entries.pop(key, None)
+            if len(self._entries) >= self.size:  # drop the oldest (dicts keep insertion order)
+                self._entries.pop(next(iter(self._entries)))
+            self._entries[key] = (version, position)
 
     def clear(self) -> None:
-        self._entries.clear()
+        with self._lock:
+            self._entries.clear()
 
 
 POSITIONS = PositionCache()
@@ -488,31 +492,35 @@ class Referee:
             return MODERATOR_VIEW
         return viewer
 
-    def numbering(self, game_id: str, viewer: Viewer) -> Numbering:
-        """Which records ``viewer`` sees, so they can be numbered without gaps."""
-        info = self.store.get_game(game_id)
+    def numbering(self, game_id: str, viewer: Viewer, info: GameInfo | None = None) -> Numbering:
+        """Which records ``viewer`` sees, so they can be numbered without gaps. Kept per
+        process and extended with one read of the records from its last one on (whose hash
+        must still match: an append that was rolled back invalidates it)."""
+        info = info or self.store.get_game(game_id)
         effective = self._effective(info, viewer)
-        last = self.store.last_seq(game_id)
         if effective.kind is ViewerKind.MODERATOR:
-            return Numbering([], last, identity=True)
+            return Numbering([], self.store.last_seq(game_id), identity=True)
         rules = self.ruleset_for(info)
         key = (self.store.cache_scope(), game_id, str(effective.kind), effective.seat)
         cached = self.store_numberings.get(key)
+        real: list[int] = []
         if cached is not None and cached.last_read:
-            mark = self.store.read(game_id, after=cached.last_read - 1, upto=cached.last_read)
-            if cached.last_read > last or not mark or mark[0].hash != cached.last_hash:
+            records = self.store.read(game_id, after=cached.last_read - 1)
+            if records and records[0].seq == cached.last_read and records[0].hash == cached.last_hash:
+                if len(records) == 1:
+                    return cached
+                real, records = list(cached.real), records[1:]
+            else:
                 cached = None  # the log behind the cache was rolled back
-        real = list(cached.real) if cached else []
-        start = cached.last_read if cached else 0
-        if cached is None or start < last:
-            last_hash = cached.last_hash if cached else ""
-            for r in self.store.read(game_id, after=start, upto=last):
-                if item_for(rules, effective, r, _decode) is not None:
-                    real.append(r.seq)
-                last_hash = r.hash
-            cached = Numbering(real, last, last_hash=last_hash)
-            self.store_numberings.put(key, cached)
-        return cached
+        if cached is None or not cached.last_read:
+            records = self.store.read(game_id)
+        for r in records:
+            if item_for(rules, effective, r, _decode) is not None:
+                real.append(r.seq)
+        last = records[-1] if records else None
+        fresh = Numbering(real, last.seq if last else 0, last_hash=last.hash if last else "")
+        self.store_numberings.put(key, fresh)
+        return fresh
 
     def feed(self, game_id: str, viewer: Viewer, after: int = 0, upto: int | None = None) -> list[dict[str, Any]]:
         """The log as ``viewer`` may see it, numbered in their own sequence: records they
@@ -531,7 +539,7 @@ class Referee:
         info = self.store.get_game(game_id)
         rules = self.ruleset_for(info)
         effective = self._effective(info, viewer)
-        numbering = numbering or self.numbering(game_id, viewer)
+        numbering = numbering or self.numbering(game_id, viewer, info)
         items = [
             item for r in self.store.read(game_id, after=real_after, upto=real_upto)
             if (item := item_for(rules, effective, r, _decode)) is not None

@@ -1,0 +1,68 @@
+"""The issue-16 table from the figures the bench scripts of this run recorded
+(bench/results.py): every row a ratio to its peer measured in the same run, min / median /
+max over the rounds, beside the goal. Prints; asserts nothing."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench import results  # noqa: E402
+from bench.event_store import Table  # noqa: E402
+
+ROWS = (
+    # label, our figure, the peer's figure (or a note), the goal
+    ("single append, store / raw psycopg INSERT", "append1.store", "append1.peer", ">= 0.8"),
+    ("batch of 100, store / raw executemany", "append100.store", "append100.peer", ">= 0.6"),
+    ("replay, fold rate / raw fetch + json.loads", "replay.store", "replay.peer", ">= 0.5"),
+    ("latest state, 10,000-event game / 10-event game", "latest.big_small", "latest.peer_big_small", "<= 1.2"),
+    ("  the same, first read in a process (no cached position)", "latest.big_small_cold", "", "(<= 1.2)"),
+    ("latest state of a 10-event game / eventsourcing get", "latest.small_vs_peer", "1", "<= 1.0"),
+    ("one order through the API (p50) / bare DRF POST", "order.api_vs_bare", "-", "<= 3"),
+    ("SQL statements per order (walk; end turn), service", "statements.service", "statements.bare", "<= 8"),
+    ("  Pig roll; hold, the whole API request", "statements.api", "statements.bare", ""),
+    ("order latency at turn 200 / at turn 10", "order.late_vs_early", "-", "<= 1.1"),
+    ("10,000 deadlines expiring at once, 2 workers (s)", "deadlines.seconds_10k", "-", "<= 30"),
+    ("  and the turn starts and notices they make due (s)", "deadlines.everything_10k", "-", ""),
+    ("deadline job round trip / no-op task", "deadlines.job_vs_noop", "-", "<= 3"),
+    ("1,000 active games: orders/s from one process", "active.orders_per_s", "-", ""),
+    ("1,000 active games: deadline expiries/s meanwhile", "active.expiries_per_s", "-", ""),
+)
+
+
+def cell(data: dict, name: str) -> str:
+    if name in ("", "-", "1"):
+        return name
+    if name not in data:
+        return "(not run)"
+    values = data[name]["values"]
+    if name.startswith("statements."):
+        return "; ".join(str(int(v)) for v in values) + (" (bare POST)" if name == "statements.bare" else "")
+    if name.startswith(("deadlines.seconds", "deadlines.everything")):
+        games = data[name].get("games")
+        return results.spread(values, "{:.1f}") + (f" (from {games:,})" if games and games != 10_000 else "")
+    if name.startswith("active."):
+        return results.spread(values, "{:,.0f}")
+    return results.spread(values)
+
+
+def main() -> None:
+    data = results.load()
+    if not data:
+        sys.exit(f"no figures in {results.path()}: run `make bench`")
+    t = Table()
+    t.section("issue 16, measured in this run (min / median / max of the rounds)", "referee", "peer", "goal")
+    for label, ours, peer, goal in ROWS:
+        t.row(label, cell(data, ours), cell(data, peer), goal)
+    print()
+    t.print()
+    bad = data.get("exactly_once.bad", {}).get("values", [0])[0]
+    print(f"\ngames without exactly one expiry after the storm: {int(bad)}")
+
+
+if __name__ == "__main__":
+    main()
