@@ -62,8 +62,8 @@ def fire(request: HttpRequest, game_id: str) -> HttpResponse:
     if not payload["target"]:
         # a slip of the form, not an order: nothing goes to the referee or the log
         messages.error(request, "Pick a target first: tap a square on the board or type one (like j12, N, or c5-g5).")
-    elif orders.place(request, game, "Fire", payload):
-        messages.success(request, f"{worm} fired the {weapon.replace('_', ' ')}.")
+    else:
+        orders.place(request, game, "Fire", payload)  # what the shot did is announced from the feed
     return _back(game, worm, weapon)
 
 
