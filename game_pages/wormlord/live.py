@@ -32,7 +32,7 @@ def phase_words(position: Mapping[str, Any]) -> str:
     if phase == "waiting":
         return "Round 1 is about to be set up."
     if phase == "running":
-        return f"Round {rnd}: counting down from {clock_time(position.get('starts_at_ms'))}, then played."
+        return f"Round {rnd}: 3, 2, 1, NOW! at {clock_time(position.get('starts_at_ms'))}."
     if phase == "break":
         nxt = position.get("next_round_at_ms")
         return f"Round {rnd} is over; round {rnd + 1 if rnd else 1} is set up at {clock_time(nxt)}." if nxt \

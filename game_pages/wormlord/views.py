@@ -1,8 +1,8 @@
 """A click on the board (tie a knot there, put the headquarters there), lifting the
 headquarters, a word to the team, and the live fragment. Every order goes through
 ``frontend_templates.orders.place`` (the referee's services), so a refusal is told with the
-rule it breaks. The page's script posts with ``X-Requested-With: fetch`` and gets the
-messages back as JSON instead of a redirect, so the page is not reloaded mid-round."""
+rule it breaks. Asked with ``Accept: application/json`` (the board's script, where the
+page has no live swap of its own) it answers the messages as JSON instead of a redirect."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ RECENT = 12  # narrated records shown under the board
 
 def order_for(post: Any) -> tuple[str, dict[str, Any]] | str:
     """(command_type, payload) for a posted action, or a sentence saying what is missing."""
-    action = post.get("action", "knot")
+    action = post.get("do", "knot")
     square = post.get("square", "").strip().lower()
     if action == "lift":
         return "LiftHeadquarters", {}
@@ -43,7 +43,8 @@ def order_for(post: Any) -> tuple[str, dict[str, Any]] | str:
 
 
 def _wants_json(request: HttpRequest) -> bool:
-    return request.headers.get("X-Requested-With") == "fetch"
+    # The generic live page also posts with fetch, but wants the page back (it swaps it in).
+    return "application/json" in request.headers.get("Accept", "")
 
 
 @login_required

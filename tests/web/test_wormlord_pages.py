@@ -63,7 +63,7 @@ def act(table: Table, seat, follow: bool = True, **fields) -> str:
 def clicked(table: Table, seat, **fields) -> dict:
     """What the page's script gets back for a click (no reload)."""
     response = table.client(seat).post(f"/games/{table.game.pk}/wormlord/act/", fields,
-                                       HTTP_X_REQUESTED_WITH="fetch")
+                                       HTTP_ACCEPT="application/json")
     return {"status": response.status_code, **json.loads(response.content)}
 
 
@@ -88,7 +88,7 @@ def test_the_page_draws_the_board_from_the_viewers_view_with_its_forms(table):
     assert "d1, pink&#x27;s base" in html and "d7, blue&#x27;s base" in html
     assert "You play <strong>pink</strong>" in html
     assert f'action="/games/{table.game.pk}/wormlord/act/"' in html
-    assert 'name="square"' in html and 'value="hq"' in html and 'id="wl-lift"' in html
+    assert 'name="square"' in html and 'name="do" value="hq"' in html and 'id="wl-lift"' in html
     # what a click would do, for pink: the spaces next to its base
     assert 'data-square="d2" data-terrain="plain" data-action="conquer"' in html
     # live: the stream (or long-poll) URL and the fragment route
@@ -110,7 +110,7 @@ def test_a_spectator_sees_the_board_but_no_forms(table):
 def test_a_click_on_an_empty_space_conquers_it(table, now):
     ann = table.seats[0]
     now.at(4)
-    html = act(table, ann, action="knot", square="d2")
+    html = act(table, ann, do="knot", square="d2")
     assert "Ann (pink) took d2." in html
     assert 'data-square="d2" data-terrain="plain" data-knot="pink"' in html
     assert table.position()["squares"][3 * 0 + 1 * 7 + 3]["knot"]["colour"] == "pink"  # d2
@@ -119,20 +119,20 @@ def test_a_click_on_an_empty_space_conquers_it(table, now):
 def test_a_click_posted_by_the_script_answers_in_json_without_a_reload(table, now):
     ann = table.seats[0]
     now.at(4)
-    answer = clicked(table, ann, action="knot", square="d2", key="k1")
+    answer = clicked(table, ann, do="knot", square="d2", key="k1")
     assert answer["ok"] is True and answer["status"] == 200
     assert "Ann (pink) took d2." in [m["text"] for m in answer["messages"]]
 
 
 def test_a_knot_before_now_is_refused_with_the_rule(table, now):
     now.at(1)
-    html = act(table, table.seats[0], action="knot", square="d2")
+    html = act(table, table.seats[0], do="knot", square="d2")
     assert "Refused:" in html and "(rule §3.1)" in html
 
 
 def test_a_space_not_next_to_yours_is_refused_with_the_rule(table, now):
     now.at(4)
-    answer = clicked(table, table.seats[0], action="knot", square="d5")
+    answer = clicked(table, table.seats[0], do="knot", square="d5")
     assert answer["ok"] is False and answer["status"] == 409
     text = answer["messages"][0]["text"]
     assert text.startswith("Refused:") and "(rule §3.2)" in text
@@ -141,9 +141,9 @@ def test_a_space_not_next_to_yours_is_refused_with_the_rule(table, now):
 def test_the_knot_interval_is_told_with_the_wait(table, now):
     ann = table.seats[0]
     now.at(4)
-    act(table, ann, action="knot", square="d2")
+    act(table, ann, do="knot", square="d2")
     now.at(4.5)
-    html = act(table, ann, action="knot", square="d3")
+    html = act(table, ann, do="knot", square="d3")
     assert "Refused: Your next knot is not tied yet" in html and "(rule §3.3)" in html
 
 
@@ -152,15 +152,15 @@ def test_liberating_and_the_headquarters_through_the_page(table, now):
     t = 4.0
     for seat, square in ((ann, "d2"), (bo, "d6"), (ann, "d3"), (bo, "d5"), (bo, "d4")):
         now.at(t)
-        act(table, seat, action="knot", square=square)
+        act(table, seat, do="knot", square=square)
         t += 1.1 if seat is bo else 0.0
     now.at(t + 2)
-    html = act(table, bo, action="knot", square="d3", owner="pink")
+    html = act(table, bo, do="knot", square="d3", owner="pink")
     assert "Bo (blue) liberated d3 from pink: the string goes back to pink&#x27;s supply." in html
-    html = act(table, bo, action="hq", square="d5")
+    html = act(table, bo, do="hq", square="d5")
     assert "Bo (blue) put the headquarters on d5" in html
     assert 'data-square="d5"' in html and "blue headquarters" in html
-    html = act(table, bo, action="lift")
+    html = act(table, bo, do="lift")
     assert "Bo (blue) took the headquarters off d5." in html
 
 
@@ -169,17 +169,17 @@ def test_liberating_a_space_that_changed_since_it_was_seen_is_refused_with_the_r
     t = 4.0
     for seat, square in ((ann, "d2"), (bo, "d6"), (bo, "d5"), (bo, "d4")):
         now.at(t)
-        act(table, seat, action="knot", square=square)
+        act(table, seat, do="knot", square=square)
         t += 1.1
     now.at(t)
-    html = act(table, ann, action="knot", square="d3", owner="blue")
+    html = act(table, ann, do="knot", square="d3", owner="blue")
     assert "Refused: There is no knot on d3 to liberate" in html and "(rule §3.2)" in html
 
 
 def test_the_live_fragment_is_the_board_for_this_viewer_with_the_latest_events(table, now):
     ann = table.seats[0]
     now.at(4)
-    act(table, ann, action="knot", square="d2")
+    act(table, ann, do="knot", square="d2")
     response = table.client(ann).get(f"/games/{table.game.pk}/wormlord/live/")
     assert response.status_code == 200 and response["Cache-Control"] == "no-store"
     html = response.content.decode()
@@ -199,7 +199,7 @@ def test_the_live_fragment_of_a_game_not_started_is_not_found(now):
 def test_the_log_and_the_replay_use_plain_words(table, now):
     ann = table.seats[0]
     now.at(4)
-    act(table, ann, action="knot", square="d2")
+    act(table, ann, do="knot", square="d2")
     html = page(table, ann)
     assert "The board is set up (standard-2): Pink (Ann) with its base on d1" in html
     seq = Event.objects.filter(game=table.game).count()
@@ -208,13 +208,13 @@ def test_the_log_and_the_replay_use_plain_words(table, now):
 
 
 def test_a_posted_action_becomes_the_ruleset_order():
-    assert order_for({"action": "knot", "square": " D2 "}) == ("Conquer", {"square": "d2"})
-    assert order_for({"action": "knot", "square": "d3", "owner": "Blue"}) == (
+    assert order_for({"do": "knot", "square": " D2 "}) == ("Conquer", {"square": "d2"})
+    assert order_for({"do": "knot", "square": "d3", "owner": "Blue"}) == (
         "Liberate", {"square": "d3", "owner": "blue"})
-    assert order_for({"action": "hq", "square": "c2"}) == ("PlaceHeadquarters", {"square": "c2"})
-    assert order_for({"action": "lift"}) == ("LiftHeadquarters", {})
-    assert order_for({"action": "say", "text": "go left"}) == ("Say", {"text": "go left"})
-    assert isinstance(order_for({"action": "knot"}), str)
+    assert order_for({"do": "hq", "square": "c2"}) == ("PlaceHeadquarters", {"square": "c2"})
+    assert order_for({"do": "lift"}) == ("LiftHeadquarters", {})
+    assert order_for({"do": "say", "text": "go left"}) == ("Say", {"text": "go left"})
+    assert isinstance(order_for({"do": "knot"}), str)
 
 
 def test_what_a_click_means_follows_the_view():
