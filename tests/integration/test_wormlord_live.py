@@ -68,3 +68,35 @@ def test_a_click_places_a_knot_and_the_other_board_shows_it_live(server, browser
     expect(ann_page.locator("#live")).to_contain_text("(rule §3.2)")
     ann_page.screenshot(path=str(artifacts / "wormlord-live-ann.png"), full_page=True)
     bo_page.screenshot(path=str(artifacts / "wormlord-live-bo.png"), full_page=True)
+
+
+def test_without_the_generic_live_page_the_board_follows_the_stream_and_refetches_its_fragment(
+        server, browser, artifacts):  # noqa: F811
+    tag = uuid.uuid4().hex[:6]
+    ann, bo = _user(f"wc{tag}"), _user(f"wd{tag}")
+    game = services.game_create(name=f"Own feed {tag}", ruleset="wormlord", seats=2,
+                                settings={"knot_interval_ms": 500, "countdown_ms": 500})
+    lobby.game_join(game_id=str(game.pk), user=ann, name="Ann")
+    lobby.game_join(game_id=str(game.pk), user=bo, name="Bo")
+    services.game_run_pending(game_id=str(game.pk))
+    bo_page = _signed_in(browser, server, bo)
+
+    def without_generic_feed(route):  # a page around the board that does not follow the feed
+        response = route.fetch()
+        body = response.text().replace('data-stream="', 'data-x-stream="').replace('data-events="', 'data-x-events="')
+        route.fulfill(response=response, body=body)
+
+    bo_page.route(f"{server}/games/{game.pk}/", without_generic_feed)
+    fragments: list[str] = []
+    bo_page.on("request", lambda r: fragments.append(r.url) if "/wormlord/live/" in r.url else None)
+    bo_page.goto(f"{server}/games/{game.pk}/")
+    expect(bo_page.locator("#wl-state")).to_contain_text("Live: connected.")
+    bo_page.evaluate("window.notReloaded = true")
+    time.sleep(1.2)  # NOW! and the first knot tied
+    # Ann's order through the services, as the API would place it
+    services.command_handle(game_id=str(game.pk), user=ann, command_type="Conquer", payload={"square": "d2"})
+    expect(bo_page.locator('svg.wormlord g.space[data-square="d2"][data-knot="pink"]')).to_have_count(1,
+                                                                                                    timeout=15_000)
+    expect(bo_page.locator(".wl-recent")).to_contain_text("Ann (pink) took d2.")
+    assert bo_page.evaluate("window.notReloaded") is True and fragments
+    bo_page.screenshot(path=str(artifacts / "wormlord-own-feed-bo.png"), full_page=True)
