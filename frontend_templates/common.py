@@ -85,3 +85,10 @@ def page_for(request: HttpRequest, game: Game, data: dict[str, Any], *, seat: Se
         query={k: v for k, v in request.GET.items() if k != "fragment"}, form_key=uuid.uuid4().hex,
         recent=tuple(recent), before=before,
     )
+
+
+def with_causes(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The viewer's feed with ``by_moderator`` on each record a moderator's order caused
+    (read from the record's cause in the same feed), so a correction is told as one."""
+    moderators = {r["seq"] for r in log if (r.get("actor") or {}).get("kind") == "moderator"}
+    return [dict(r, by_moderator=True) if r.get("cause_seq") in moderators else r for r in log]

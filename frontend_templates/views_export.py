@@ -60,7 +60,7 @@ def bbcode_text(game: Game, image_url: str) -> str | None:
     if data is None:
         return None
     rules = common.rules(game)
-    records = selectors.game_events_list(game_id=str(game.pk), viewer=PUBLIC)
+    records = common.with_causes(selectors.game_events_list(game_id=str(game.pk), viewer=PUBLIC))
     return common.pages(game).forum_post(
         game_name=game.name, title=rules.title or rules.name, position=data["position"], records=records,
         deadline=data["clock"].get("deadline"), image_url=image_url, names=common.seat_names(game),

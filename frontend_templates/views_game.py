@@ -54,7 +54,7 @@ def game_detail(request: HttpRequest, game_id: str) -> HttpResponse:
                            "min_seats": rules.min_seats, "seats_taken": seats_taken,
                            "can_start": seats_taken >= rules.min_seats}
     if data is not None:
-        log = selectors.game_events_list(game_id=str(game.pk), viewer=who)
+        log = common.with_causes(selectors.game_events_list(game_id=str(game.pk), viewer=who))
         public = selectors.public_numbers_get(game_id=str(game.pk), viewer=who)
         recent = _since_last_player_order(log)
         before = (selectors.game_state_get(game_id=str(game.pk), viewer=who, seq=recent[0]["seq"] - 1)["position"]

@@ -75,7 +75,8 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
             if rejected and refused.get("rule") and refused["rule"] not in clauses:
                 clauses.append(refused["rule"])
             public = selectors.public_numbers_get(game_id=str(game.pk), viewer=who)
-            events = [dict(e, text=pages.narrate(e, names), public=public.get(e["seq"])) for e in step["events"]]
+            caused = common.with_causes([order, *step["events"]])[1:]
+            events = [dict(e, text=pages.narrate(e, names), public=public.get(e["seq"])) for e in caused]
             told = pages.step_title([order, *step["events"]], names)
             title = (f"Refused: {refused.get('message', '')}" if rejected else
                      f"{words(order['type']).capitalize()}: {told}" if told and not order.get("redacted") else

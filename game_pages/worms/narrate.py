@@ -130,12 +130,24 @@ def narrate(record: dict[str, Any], seat_names: dict[int, str] | None = None) ->
     }
     if t in SETUP:
         return SETUP[t]
+    corrected = _correction(t, p, bool(record.get("by_moderator")), who)
+    if corrected:
+        return corrected
     if t in lines:
         try:
             return _sentence(str(lines[t]()))
         except Exception:  # a payload of an unexpected shape: fall back to the type in words
             return _sentence(words(t))
     return _sentence(words(t)) or "Something happened"
+
+
+def _correction(t: str, p: dict[str, Any], by_moderator: bool, who: Callable[[Any], str]) -> str:
+    """What a moderator's correction did, told as a correction (not as a hit or a heal)."""
+    if t == "WormDamaged" and p.get("cause") == "moderator ruling" or t == "WormHealed" and by_moderator:
+        return f"A moderator corrected {p.get('worm')}'s health to {p.get('health')}"
+    if t == "ItemsGained" and (by_moderator or p.get("source") == "moderator ruling"):
+        return f"A moderator gave back {_items(p.get('items'))} to {who(p.get('seat'))}"
+    return ""
 
 
 def _fired(p: dict[str, Any]) -> str:

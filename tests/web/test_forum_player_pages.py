@@ -291,3 +291,21 @@ def test_the_api_docs_load_their_assets_from_this_site(db):
     html = Client().get("/api/docs/").content.decode()
     assert "cdn.jsdelivr" not in html and "unpkg" not in html
     assert "drf_spectacular_sidecar" in html
+
+
+def test_a_health_raised_by_a_moderator_is_told_as_a_correction(table, moderator_client):
+    worm = table.position()["worms"][0]["id"]
+    moderator_client.post(f"/games/{table.game.pk}/audit/", {
+        "action": "correct", "kind": "health", "worm": worm, "health": "140", "reason": "lower first",
+    })
+    moderator_client.post(f"/games/{table.game.pk}/audit/", {
+        "action": "correct", "kind": "health", "worm": worm, "health": "150", "reason": "and back",
+    })
+    html = Client().get(f"/games/{table.game.pk}/").content.decode()
+    assert f"A moderator corrected {worm}&#x27;s health to 150" in log_text(html)
+    assert "healed" not in log_text(html)
+
+
+def test_my_games_shows_the_deadline_readably(table):
+    html = table.client(table.seats[0]).get("/my/").content.decode()
+    assert re.search(r'<time data-local datetime="[^"]+">\w{3} \d{1,2} \w{3} 20\d\d, \d\d:\d\d UTC</time>', html)
