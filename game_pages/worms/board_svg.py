@@ -74,9 +74,17 @@ def _shape(s: Shape) -> str:
     raise TypeError(f"unknown shape {s!r}")
 
 
+def _focus(square: tuple[int, int] | None) -> str:
+    if square is None:
+        return ""
+    return (f' data-focus-x="{MARGIN + square[0] * CELL + CELL / 2:g}" data-focus-y="{MARGIN + square[1] * CELL + CELL / 2:g}"'
+            f' data-width="{WIDTH}"')
+
+
 def board_svg(position: dict[str, Any], highlights: Highlights | None = None, *, title: str = "The board",
-              described_by: str = "") -> str:
-    """``described_by``: the id of the board in words on the page (the picture's long text)."""
+              described_by: str = "", focus: tuple[int, int] | None = None) -> str:
+    """``described_by``: the id of the board in words on the page (the picture's long text);
+    ``focus``: the square a phone's panned board is centred on (the worm at the controls)."""
     body = "\n".join(_shape(s) for s in scene(position, highlights))
     marks = highlights.marks if highlights else None
     desc = " ".join(marks.words) if marks else ""
@@ -84,7 +92,8 @@ def board_svg(position: dict[str, Any], highlights: Highlights | None = None, *,
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
         f'aria-labelledby="board-title board-desc"{described} class="board" font-family="sans-serif" '
-        f'data-margin="{MARGIN}" data-cell="{CELL}" data-columns="{"".join(COLUMNS)}" data-rows="{len(COLUMNS)}">'
+        f'data-margin="{MARGIN}" data-cell="{CELL}" data-columns="{"".join(COLUMNS)}" data-rows="{len(COLUMNS)}"'
+        f'{_focus(focus)}>'
         f'<title id="board-title">{escape(title)}</title>'
         f'<desc id="board-desc">{escape("Just happened: " + desc if desc else "")}</desc>\n{body}\n</svg>'
     )

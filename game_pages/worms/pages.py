@@ -63,14 +63,17 @@ class WormsPages(RulesetPages):
         if not any(position.get("heights") or ()):
             return None  # before the map is made there is no board to draw (not an all-water one)
         highlights = None
+        focus = None
         if page is not None:
             play = _play(page)
             aim = play.get("aim")
+            marks = marks_from(last_action(list(page.recent)), position, page.before)
             highlights = Highlights(selected=play.get("worm", ""), reach=play.get("reach", {}),
-                                    targets=aim.targets if aim else {},
-                                    marks=marks_from(last_action(list(page.recent)), position, page.before))
+                                    targets=aim.targets if aim else {}, marks=marks)
+            worm = next((w for w in position.get("worms", []) if w["id"] == play.get("worm")), None)
+            focus = (worm["x"], worm["y"]) if worm else (marks.trail[-1] if marks.trail else None)
         return mark_safe(board_svg(position, highlights, title=title,  # noqa: S308 - board_svg escapes every text it draws
-                                   described_by="board-in-words"))
+                                   described_by="board-in-words", focus=focus))
 
     def replay_board(
         self, position: dict[str, Any], records: Sequence[Mapping[str, Any]], *, title: str,

@@ -309,3 +309,27 @@ def test_a_health_raised_by_a_moderator_is_told_as_a_correction(table, moderator
 def test_my_games_shows_the_deadline_readably(table):
     html = table.client(table.seats[0]).get("/my/").content.decode()
     assert re.search(r'<time data-local datetime="[^"]+">\w{3} \d{1,2} \w{3} 20\d\d, \d\d:\d\d UTC</time>', html)
+
+
+def test_the_board_marks_a_shot_its_blast_and_the_damage():
+    from game_pages.worms.board_scene import Highlights
+    from game_pages.worms.board_svg import board_svg
+    from game_pages.worms.marks import marks_from
+
+    position = {"heights": [5] * 225, "water": 0, "worms": [
+        {"id": "A1", "seat": 1, "x": 2, "y": 2, "health": 150},
+        {"id": "B1", "seat": 2, "x": 2, "y": 7, "health": 130},
+    ], "teams": [{"seat": 1, "letter": "A", "name": "Ann"}, {"seat": 2, "letter": "B", "name": "Bo"}]}
+    records = [
+        {"kind": "command", "type": "Fire", "actor": {"kind": "player", "seat": 1}, "payload": {}},
+        {"kind": "event", "type": "WeaponFired", "payload": {"worm": "A1", "weapon": "handgun", "target": "c8"}},
+        {"kind": "event", "type": "Exploded", "payload": {"x": 2, "y": 7, "source": "handgun"}},
+        {"kind": "event", "type": "WormDamaged", "payload": {"worm": "B1", "amount": 20, "health": 130,
+                                                              "cause": "handgun"}},
+    ]
+    marks = marks_from(records, position)
+    assert marks.shots == (((2, 2), (2, 7)),)
+    assert marks.blasts == frozenset({(2, 7)}) and marks.damage == (((2, 7), 20),)
+    svg = board_svg(position, Highlights(marks=marks))
+    assert "c8: hit by the last blast" in svg and "c8: lost 20 health" in svg and ">-20</text>" in svg
+    assert "the last shot went from c3 to c8" in svg
