@@ -74,7 +74,8 @@ def live_fragment(request: HttpRequest, game_id: str) -> HttpResponse:
         return HttpResponse("No board yet.", status=404, content_type="text/plain")
     pages = common.pages(game)
     names = common.seat_names(game)
-    log = selectors.game_events_list(game_id=str(game.pk), viewer=who)
+    # only the tail of the feed: a round at full speed writes hundreds of records
+    log = selectors.game_events_list(game_id=str(game.pk), viewer=who, after=max(0, data["seq"] - 3 * RECENT))
     recent = [pages.narrate(r, names) for r in log if r["kind"] == "event"][-RECENT:][::-1]
     finished = common.result(game).finished
     html = live.fragment(
