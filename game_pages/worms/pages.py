@@ -20,7 +20,8 @@ from games.base import Result, Ruleset
 
 #: What is flashed to the player after an order (the rest is in the log below).
 ANNOUNCED = frozenset({"ItemsGained", "CrateCollected", "WormDamaged", "WormDied", "MineExploded",
-                       "TurnEnded", "ItemsLost", "WeaponFired"})
+                       "TurnEnded", "ItemsLost", "WeaponFired", "Exploded", "DrumExploded", "WormHealed",
+                       "TeamEliminated", "GameWon", "GameDrawn", "DynamitePlaced"})
 
 
 def play_context(position: dict[str, Any], seat: int | None, worm_id: str, weapon: str) -> dict[str, Any]:
