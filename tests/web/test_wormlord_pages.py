@@ -230,3 +230,22 @@ def test_what_a_click_means_follows_the_view():
     assert todo["d2"] == "hq" and todo["d3"] == "liberate" and todo["e1"] == "conquer"
     assert "c2" not in todo  # a headquarters makes it indisputable (§5)
     assert "d5" not in todo
+
+
+def test_what_a_team_says_is_shown_to_the_team_only(now):
+    game = services.game_create(name="Teams", ruleset="wormlord", seats=4,
+                                settings={"teams": True, "countdown_ms": 0, "knot_interval_ms": 1000})
+    seats = [lobby.game_join(game_id=str(game.pk), user=UserFactory(), name=n) for n in ("Ann", "Al", "Bo", "Bea")]
+    services.game_run_pending(game_id=str(game.pk))
+    game.refresh_from_db()
+    table = Table(game, seats)
+    now.at(1)
+    html = act(table, seats[0], do="say", text="take the middle")
+    assert 'id="wl-say"' in html
+    assert "take the middle" in page(table, seats[1])  # the teammate
+    fragment = f"/games/{game.pk}/wormlord/live/"
+    assert "take the middle" in table.client(seats[1]).get(fragment).content.decode()
+    for other in (seats[2], seats[3]):
+        assert "take the middle" not in page(table, other)
+        assert "take the middle" not in table.client(other).get(fragment).content.decode()
+    assert "take the middle" not in page(table) and "take the middle" not in Client().get(fragment).content.decode()
