@@ -247,7 +247,7 @@ class Referee:
                 "This game is frozen while a moderator looks into its log: " + info.frozen_reason,
                 game=game_id,
             )
-        if idempotency_key and (info.status != "active" or preface):
+        if idempotency_key and info.status != "active":
             earlier = self.store.find_key(game_id, idempotency_key)
             if earlier is not None:
                 return self._replay_idempotent(info, earlier, command_type, payload, actor)

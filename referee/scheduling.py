@@ -130,9 +130,15 @@ def _create_deadline(game: Game, key: str, seats: tuple[int, ...], now: dt.datet
 
 
 def _vacations(game: Game, seats: tuple[int, ...], now: dt.datetime) -> list[Vacation]:
-    return list(Vacation.objects.filter(
-        seat__game=game, seat__number__in=list(seats), starts_at__lte=now, ends_at__gt=now
-    ))
+    """The vacations running at ``now`` of these seats. Read once per game row and instant:
+    an expiry and the deadline it starts ask for the same game under the same lock, while
+    no vacation can be declared (that takes the game's lock too)."""
+    memo = getattr(game, "_vacations_at", None)
+    if memo is None or memo[0] != now:
+        memo = (now, list(Vacation.objects.filter(seat__game=game, starts_at__lte=now, ends_at__gt=now)
+                          .select_related("seat")))
+        game._vacations_at = memo  # type: ignore[attr-defined]
+    return [v for v in memo[1] if v.seat.number in seats]
 
 
 def _close(row: DueWork, now: dt.datetime, status: str, result: str) -> None:
@@ -280,6 +286,8 @@ def _execute(row: DueWork, unit: _Unit, now: dt.datetime) -> str:
         result = f"refused: {exc}"
         unit.position = None  # the refused step may have appended a notice: read the position afresh
     _close(row, now, DueWork.Status.DONE, result)
+    if row.kind in (DueWork.Kind.NOTIFY, DueWork.Kind.REMIND):
+        return result  # an e-mail changes no position: the game's other rows stand as they are
     state = unit.position.state if unit.position is not None else None
     unit.due = due_work_sync(game=game, now=now, state=state, rules=unit.rules if state is not None else None)
     return result

@@ -216,13 +216,17 @@ class DjangoEventStore(EventStore):
         params: list[object] = list(rows[0])
         if expected_seq > 1:
             params += (game_id, expected_seq - 1, prev_hash)
+        later_keys = [r.idempotency_key for r in stored[1:] if r.idempotency_key]
+        if later_keys:
+            params += (game_id, later_keys)
         if len(rows) > 1:
             params += sql.rest_params(game_id, rows[1:])
         if snapshot is not None:
             params += (snapshot.game_id, snapshot.seq, snapshot.ruleset_version, sql.dumps(snapshot.state),
                        snapshot.state_hash)
         try:
-            written = sql.run(sql.insert_sql(len(stored), expected_seq > 1, snapshot is not None), params)
+            written = sql.run(sql.insert_sql(len(stored), expected_seq > 1, snapshot is not None, bool(later_keys)),
+                              params)
         except IntegrityError:
             # Only a writer that skipped the referee's checks gets here (a conflict after the
             # first record went in): the transaction is spoilt, so it must not be retried in it.

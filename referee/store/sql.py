@@ -77,7 +77,7 @@ def rest_params(game_id: str, rows: Sequence[Sequence[Any]]) -> list[Any]:
     return [game_id, *(list(column) for column in zip(*(row[1:] for row in rows), strict=True))]
 
 
-def insert_sql(count: int, check_predecessor: bool, snapshot: bool = False) -> str:
+def insert_sql(count: int, check_predecessor: bool, snapshot: bool = False, later_keys: bool = False) -> str:
     """One statement that writes ``count`` records or none.
 
     The first record is inserted ``ON CONFLICT DO NOTHING`` (taken seq, or a used
@@ -86,8 +86,14 @@ def insert_sql(count: int, check_predecessor: bool, snapshot: bool = False) -> s
     nothing and raises nothing, so the caller's transaction stays usable for a retry without
     a savepoint; the unique (game, seq) is still what refuses it. A snapshot of the position
     after the records goes in with them (and only with them). Returns one row per record."""
-    guard = (" WHERE EXISTS (SELECT 1 FROM referee_event WHERE game_id = %s::uuid AND seq = %s::int4"
-             " AND hash = %s::varchar)") if check_predecessor else ""
+    conditions = []
+    if check_predecessor:
+        conditions.append("EXISTS (SELECT 1 FROM referee_event WHERE game_id = %s::uuid AND seq = %s::int4"
+                          " AND hash = %s::varchar)")
+    if later_keys:  # a key on a later record (an order after a notice) is checked here, not by a conflict
+        conditions.append("NOT EXISTS (SELECT 1 FROM referee_event WHERE game_id = %s::uuid"
+                          " AND idempotency_key = ANY(%s::varchar[]))")
+    guard = (" WHERE " + " AND ".join(conditions)) if conditions else ""
     ctes = [f"first AS (INSERT INTO referee_event ({_NAMES}) SELECT {_SELECT_ROW}{guard} "
             "ON CONFLICT DO NOTHING RETURNING seq)"]
     result = "SELECT seq FROM first"
