@@ -46,7 +46,7 @@ os.environ.setdefault("LOG_LEVEL", "WARNING")
 
 from bench.streams import AsgiServer  # noqa: E402
 from clients.referee_client import RefereeAPIError, RefereeClient  # noqa: E402
-from clients.wormlord_bot import WormlordBot, wake_at  # noqa: E402
+from clients.wormlord_bot import WormlordBot  # noqa: E402
 
 ROUNDS = int(os.environ.get("BENCH_WORMLORD_ROUNDS", "2"))
 MAX_REQUESTS = int(os.environ.get("BENCH_WORMLORD_MAX_REQUESTS", "2000"))
@@ -115,20 +115,12 @@ class Counted:
 
 
 def play(bot: WormlordBot, last_round: int, deadline: float) -> None:
-    """The bot's loop (``WormlordBot.run``), stopping once ``last_round`` is over."""
-    while time.monotonic() < deadline:
-        placed = bot.step()
-        p = bot.position
-        if bot.over or (p.get("round") or 0) > last_round or (p.get("round") == last_round and p.get("phase") == "break"):
-            return
-        if placed is not None:
-            continue
-        wake = wake_at(p, bot.seat, now_ms())
-        pause = None if wake is None else (wake - now_ms()) / 1000
-        if pause is not None and pause < 1:
-            time.sleep(max(pause, 0.005))
-        else:
-            bot.client.events(bot.game, after=bot.seq, wait=2, limit=1)
+    """The bot's own loop (``WormlordBot.run``), stopping once ``last_round`` is over."""
+    def done(p: dict[str, Any]) -> bool:
+        rnd = p.get("round") or 0
+        return rnd > last_round or (rnd == last_round and p.get("phase") == "break")
+
+    bot.run(max_seconds=max(1.0, deadline - time.monotonic()), max_orders=MAX_REQUESTS, stop=done)
 
 
 def pct(values: list[float], p: float) -> float:

@@ -142,13 +142,15 @@ class WormlordBot:
         return done
 
     def run(self, *, max_seconds: float = 3600, max_orders: int = 10_000,
-            sleep: Callable[[float], None] = time.sleep) -> None:
-        """Play until the game is over (or the bounds are reached), as fast as allowed."""
+            sleep: Callable[[float], None] = time.sleep,
+            stop: Callable[[Mapping[str, Any]], bool] | None = None) -> None:
+        """Play until the game is over (or ``stop(view)`` says so, or the bounds are
+        reached), as fast as the knot interval allows."""
         end = time.monotonic() + max_seconds
         while not self.over and time.monotonic() < end and len(self.placed) < max_orders:
             if self.step() is not None:
                 continue
-            if self.over:
+            if self.over or (stop is not None and stop(self.position)):
                 break
             now = self.clock()
             wake = wake_at(self.position, self.seat, now)
@@ -159,6 +161,7 @@ class WormlordBot:
                 # nothing to do until the board changes (someone placed, a round began) or our moment
                 self.client.events(self.game, after=self.seq, wait=5 if pause is None else min(20, int(pause)),
                                    limit=1)
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
