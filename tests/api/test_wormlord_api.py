@@ -9,6 +9,7 @@ import datetime as dt
 from collections import Counter
 
 import pytest
+from django.test import Client
 
 from clients.referee_client import RefereeAPIError
 from clients.wormlord_bot import WormlordBot, order_of, state_from_view, wake_at
@@ -93,6 +94,11 @@ def test_a_whole_timed_game_between_two_http_bots_is_played_and_verifies(bot_cli
     assert any(r["type"] == "RoundWon" for r in log)
     verify = mod.post(f"/api/games/{game}/verify/")
     assert verify.status_code == 200 and verify.json()["ok"], verify.json()
+    # the game page tells the result, and offers no more orders
+    html = Client().get(f"/games/{game}/").content.decode()
+    winner = next(s["colour"] for s in bots[0].position["sides"] if s["rounds_won"] >= 2)
+    assert "The game is over." in html and f"{winner.capitalize()} won the game." in html
+    assert 'id="wl-act"' not in html
 
 
 def test_the_round_clock_ends_a_round_when_the_scheduler_runs_at_its_time(bot_client, now):
