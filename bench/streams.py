@@ -232,6 +232,11 @@ async def open_streams(port: int, path: str, n: int, headers: dict[str, str] | N
     return streams
 
 
+async def every(streams: list[SseStream], predicate: Callable[[SseStream], bool], timeout: float) -> bool:
+    """True once ``predicate`` holds for every stream (False if one times out first)."""
+    return all(await asyncio.gather(*(s.until(predicate, timeout) for s in streams)))
+
+
 class Orders:
     """Orders, each on a new loopback connection (the server closes idle keep-alives), timed
     from connecting to the last byte of the answer."""
@@ -300,14 +305,14 @@ def main() -> None:
         loop = Loop()
         orders = Orders(server.port, token)
         try:
-            orders.many(str(game.pk), 5, "warm-up")
+            orders.many(str(game.pk), 20, "warm-up")
             before = orders.many(str(game.pk), ORDERS, "before")
             opened_at = time.perf_counter()
             streams = loop.run(open_streams(server.port, f"/api/games/{watched.pk}/stream/", STREAMS))
-            first = loop.run(asyncio.gather(*(s.until(lambda s: bool(s.records), 60) for s in streams)))
+            first = loop.run(every(streams, lambda s: bool(s.records), 60))
             opened = time.perf_counter() - opened_at
             during = orders.many(str(game.pk), ORDERS, "during")
-            assert all(s.status == 200 for s in streams) and all(first), "a stream got nothing"
+            assert all(s.status == 200 for s in streams) and first, "a stream got nothing"
         finally:
             orders.close()
             loop.close()

@@ -4,7 +4,6 @@ on the test database and the test Redis): a waiting reader holds no worker, so o
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import statistics
@@ -19,7 +18,7 @@ import pytest
 from django.conf import settings
 from rest_framework.authtoken.models import Token
 
-from bench.streams import AsgiServer, Loop, Orders, SseStream, median_ms, open_streams
+from bench.streams import AsgiServer, Loop, Orders, SseStream, every, median_ms, open_streams
 from referee.models import Game
 from tests.factories import acting_seat, started_game
 
@@ -86,7 +85,7 @@ def test_five_hundred_idle_streams_leave_orders_answering_and_every_stream_gets_
         assert {s.status for s in streams} == {200}
         assert {s.headers["content-type"] for s in streams} == {"text/event-stream"}
         public = get_json(f"{server.url}/api/games/{watched.pk}/events/?limit=500")[1]["events"]
-        assert loop.run(_all(streams, lambda s: len(s.records) >= len(public), 60))
+        assert loop.run(every(streams, lambda s: len(s.records) >= len(public), 60))
         during = orders.many(str(game.pk), 20, "during")  # each raises unless answered 201
 
         # A public order in the watched game reaches every stream, numbered as the feed numbers it.
@@ -94,7 +93,7 @@ def test_five_hundred_idle_streams_leave_orders_answering_and_every_stream_gets_
         status, body, _ = Orders(server.port, token_of(mover)).place(str(watched.pk), {"type": "Hold"})
         assert status == 201, body
         public = get_json(f"{server.url}/api/games/{watched.pk}/events/?limit=500")[1]["events"]
-        assert loop.run(_all(streams, lambda s: len(s.records) >= len(public), 60))
+        assert loop.run(every(streams, lambda s: len(s.records) >= len(public), 60))
         # (Scheduled work may append more after the Hold: compare what both have seen.)
         odd = next((s for s in streams if s.records[:len(public)] != public), None)
         assert odd is None, next((a, b) for a, b in zip(odd.records, public, strict=False) if a != b)
@@ -102,10 +101,6 @@ def test_five_hundred_idle_streams_leave_orders_answering_and_every_stream_gets_
         orders.close()
     print(f"\norders: median {median_ms(before):.1f} ms without streams, {median_ms(during):.1f} ms with 500 "
           f"idle streams (ratio {statistics.median(during) / statistics.median(before):.2f})")
-
-
-async def _all(streams: list[SseStream], predicate: Any, timeout: float) -> bool:
-    return all(await asyncio.gather(*(s.until(predicate, timeout) for s in streams)))
 
 
 def test_waiting_long_polls_do_not_hold_the_only_worker(server_factory):
@@ -191,7 +186,7 @@ def test_a_stream_ends_when_its_client_goes_away(server_factory, loop):
     game, _ = started_game()
     server = server_factory(workers=1)
     streams = loop.run(open_streams(server.port, f"/api/games/{game.pk}/stream/", 20))
-    assert loop.run(_all(streams, lambda s: bool(s.records), 30))
+    assert loop.run(every(streams, lambda s: bool(s.records), 30))
     assert get_json(f"{server.url}/health/")[1]["live_readers"] == 20
     for s in streams:
         loop.loop.call_soon_threadsafe(s.close)
