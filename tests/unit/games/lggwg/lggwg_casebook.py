@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 import sys
-import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -43,6 +43,14 @@ from games.lggwg.commands import ResolveAtDeadline, SubmitOrders  # noqa: E402
 from games.lggwg.notation import format_position, parse, validate  # noqa: E402
 from games.lggwg.orders import format_order, parse_orders  # noqa: E402
 from games.lggwg.state import LggwgState, Order  # noqa: E402
+from tests.unit.games.catalogue import (  # noqa: E402
+    assert_outcome,
+    load_toml_cases,
+    refusal_line,
+    render_catalogue,
+    test_name_of,
+    write_doc,
+)
 
 CASES_DIR = Path(__file__).parent / "cases"
 DOC = ROOT / "docs" / "cases" / "lggwg.md"
@@ -69,8 +77,7 @@ class Case:
 
     @property
     def test_name(self) -> str:
-        slug = re.sub(r"[^a-z0-9]+", "_", f"{self.id} {self.name}".lower()).strip("_")
-        return f"test_{slug}"
+        return test_name_of(self.id, self.name)
 
 
 @dataclass
@@ -82,15 +89,7 @@ class Run:
 
 
 def load_cases() -> list[Case]:
-    cases: list[Case] = []
-    for path in sorted(CASES_DIR.glob("*.toml")):
-        with path.open("rb") as fh:
-            data = tomllib.load(fh)
-        for raw in data.get("case", []):
-            for key in ("orders", "dice", "expect"):
-                raw[key] = tuple(raw.get(key, ()))
-            cases.append(Case(**raw))
-    return sorted(cases, key=lambda c: c.number)
+    return load_toml_cases(CASES_DIR, Case)
 
 
 def command(state: LggwgState, text: str) -> Command:
@@ -245,58 +244,39 @@ def verify(case: Case) -> None:
     assert validate(start) == [], f"{case.id}: invalid position: {validate(start)}"
     result = run(case)
     where = f"\n  position after: {format_position(result.state)}\n  events: {[type(e).__name__ for e in result.events]}"
-    if case.reject:
-        assert result.rejection is not None, f"{case.id}: expected a refusal under {case.reject}{where}"
-        assert result.rejection.rule == case.reject, f"{case.id}: refused under {result.rejection.rule}: {result.rejection.message}"
-        assert case.reason.lower() in result.rejection.message.lower(), (
-            f"{case.id}: reason was {result.rejection.message!r}, expected it to mention {case.reason!r}"
-        )
-    else:
-        assert result.rejection is None, f"{case.id}: refused: {result.rejection}{where}"
-    assert result.unused_dice == 0, f"{case.id}: {result.unused_dice} forced dice were not used{where}"
     problems = [f"{text}: {p}" for text in case.expect if (p := check(result.state, result.events, text))]
-    assert not problems, f"{case.id}: " + "; ".join(problems) + where
+    assert_outcome(case, result.rejection, problems, where, result.unused_dice)
     assert validate(result.state) == [], f"{case.id}: the position after is invalid: {validate(result.state)}"
 
 
-def render_markdown(cases: list[Case]) -> str:
-    lines = [
-        "# Little Green Guys With Guns — rules case catalogue",
-        "",
-        "Generated from `tests/unit/games/lggwg/cases/*.toml` by",
-        "`python tests/unit/games/lggwg/lggwg_casebook.py`; each case is a test named after its id",
-        "(`tests/unit/games/lggwg/test_lggwg_cases.py`). Positions are in the notation of",
-        "[docs/notation-lggwg.md](../notation-lggwg.md); rulings are in",
-        "[docs/rulings/lggwg.md](../rulings/lggwg.md). Orders: `R: <list>` is team R's list",
-        "(`R1>N` move, `R1*e5` fire, `R1*` opportunity fire, `R1*>N` opportunity move, `R1+` mine,",
-        "`-` hold, `!` forfeit); `deadline hold|bot` is the referee at the deadline. Dice are",
-        "forced, in the order the engine asks for them.",
-        "",
-    ]
-    section = None
-    for case in cases:
-        if case.section != section:
-            section = case.section
-            lines += [f"## {section}", ""]
-        lines += [f"### {case.id} — {case.name}", "", f"Test: `{case.test_name}`", ""]
-        lines += [f"> {case.clause.strip()}", ""]
-        if case.ruling:
-            lines += [f"Ruling: {case.ruling}", ""]
-        if case.note:
-            lines += [case.note.strip(), ""]
-        lines += ["Position:", "", "```", case.position, "```", ""]
-        lines += ["Orders: " + "; ".join(f"`{o}`" for o in case.orders)]
-        if case.dice:
-            lines += ["", "Dice: " + ", ".join(str(d) for d in case.dice)]
-        lines += [""]
-        if case.reject:
-            lines += [f"Result: refused under {case.reject} (“{case.reason}”), nothing changes.", ""]
-        else:
-            lines += ["Result: " + "; ".join(f"`{e}`" for e in case.expect) + ".", ""]
-    return "\n".join(lines).rstrip() + "\n"
+HEADER = (
+    "# Little Green Guys With Guns — rules case catalogue",
+    "",
+    "Generated from `tests/unit/games/lggwg/cases/*.toml` by",
+    "`python tests/unit/games/lggwg/lggwg_casebook.py`; each case is a test named after its id",
+    "(`tests/unit/games/lggwg/test_lggwg_cases.py`). Positions are in the notation of",
+    "[docs/notation-lggwg.md](../notation-lggwg.md); rulings are in",
+    "[docs/rulings/lggwg.md](../rulings/lggwg.md). Orders: `R: <list>` is team R's list",
+    "(`R1>N` move, `R1*e5` fire, `R1*` opportunity fire, `R1*>N` opportunity move, `R1+` mine,",
+    "`-` hold, `!` forfeit); `deadline hold|bot` is the referee at the deadline. Dice are",
+    "forced, in the order the engine asks for them.",
+)
+
+
+def _body(case: Case) -> list[str]:
+    lines = ["Position:", "", "```", case.position, "```", ""]
+    lines += ["Orders: " + "; ".join(f"`{o}`" for o in case.orders)]
+    if case.dice:
+        lines += ["", "Dice: " + ", ".join(str(d) for d in case.dice)]
+    lines += [""]
+    if case.reject:
+        return lines + refusal_line(case)
+    return lines + ["Result: " + "; ".join(f"`{e}`" for e in case.expect) + ".", ""]
+
+
+def render_markdown(cases: Sequence[Case]) -> str:
+    return render_catalogue(cases, HEADER, _body)
 
 
 if __name__ == "__main__":
-    DOC.parent.mkdir(parents=True, exist_ok=True)
-    DOC.write_text(render_markdown(load_cases()), encoding="utf-8")
-    print(f"wrote {DOC}")
+    write_doc(DOC, render_markdown(load_cases()))

@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 import re
 import sys
-import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -45,6 +45,14 @@ from games.parties.commands import Move, ResolveTick, SetAllyPolicy, StartTick  
 from games.parties.events import BattleFought  # noqa: E402
 from games.parties.notation import format_position, parse, validate  # noqa: E402
 from games.parties.state import PartiesState, tenths  # noqa: E402
+from tests.unit.games.catalogue import (  # noqa: E402
+    assert_outcome,
+    load_toml_cases,
+    refusal_line,
+    render_catalogue,
+    test_name_of,
+    write_doc,
+)
 
 CASES_DIR = Path(__file__).parent / "cases"
 DOC = ROOT / "docs" / "cases" / "parties.md"
@@ -70,8 +78,7 @@ class Case:
 
     @property
     def test_name(self) -> str:
-        slug = re.sub(r"[^a-z0-9]+", "_", f"{self.id} {self.name}".lower()).strip("_")
-        return f"test_{slug}"
+        return test_name_of(self.id, self.name)
 
 
 @dataclass
@@ -82,20 +89,8 @@ class Outcome:
     unused_dice: int = 0
 
 
-def _key(case: Case) -> list[object]:
-    return [int(p) if p.isdigit() else p for p in re.split(r"[P.]", case.id)]
-
-
 def load_cases() -> list[Case]:
-    cases: list[Case] = []
-    for path in sorted(CASES_DIR.glob("*.toml")):
-        with path.open("rb") as fh:
-            data = tomllib.load(fh)
-        for raw in data.get("case", []):
-            for key in ("orders", "dice", "expect"):
-                raw[key] = tuple(raw.get(key, ()))
-            cases.append(Case(**raw))
-    return sorted(cases, key=_key)
+    return load_toml_cases(CASES_DIR, Case)
 
 
 def command(state: PartiesState, text: str) -> Command:
@@ -234,69 +229,49 @@ def verify(case: Case) -> None:
         assert not validate(parse(case.position)), f"{case.id}: invalid position: {validate(parse(case.position))}"
     result = run(case)
     where = f"\n  position after: {format_position(result.state)}\n  events: {[type(e).__name__ for e in result.events]}"
-    if case.reject:
-        assert result.rejection is not None, f"{case.id}: expected a refusal under {case.reject}{where}"
-        assert result.rejection.rule == case.reject, (
-            f"{case.id}: refused under {result.rejection.rule}: {result.rejection.message}"
-        )
-        assert case.reason.lower() in result.rejection.message.lower(), (
-            f"{case.id}: reason was {result.rejection.message!r}, expected it to mention {case.reason!r}"
-        )
-    else:
-        assert result.rejection is None, f"{case.id}: refused: {result.rejection}{where}"
-    assert result.unused_dice == 0, f"{case.id}: {result.unused_dice} forced dice were not used{where}"
     problems = [f"{text}: {p}" for text in case.expect if (p := check(result.state, result.events, text))]
-    assert not problems, f"{case.id}: " + "; ".join(problems) + where
+    assert_outcome(case, result.rejection, problems, where, result.unused_dice)
     assert not validate(result.state), f"{case.id}: the position after is invalid: {validate(result.state)}{where}"
     if case.after:
         assert format_position(result.state) == case.after, f"{case.id}: position differs{where}"
 
 
-def render_markdown(cases: list[Case]) -> str:
-    lines = [
-        "# Parties — rules case catalogue",
-        "",
-        "Generated from `tests/unit/games/parties/cases/*.toml` by",
-        "`python tests/unit/games/parties/parties_casebook.py`; each case is a test named after its id",
-        "(`tests/unit/games/parties/test_parties_cases.py`). Positions are in the notation of",
-        "[docs/notation-parties.md](../notation-parties.md); rulings are in",
-        "[docs/rulings/parties.md](../rulings/parties.md). Orders: `1 NE` is bot 1 choosing NE;",
-        "`resolve` is the scheduler closing the tick at its deadline; dice are the forced draws",
-        "in order (battles: for each bout the lower leader seat's D20, then the other's).",
-        "",
-    ]
-    section = None
-    for case in cases:
-        if case.section != section:
-            section = case.section
-            lines += [f"## {section}", ""]
-        lines += [f"### {case.id} — {case.name}", "", f"Test: `{case.test_name}`", ""]
-        lines += [f"> {case.clause.strip()}", ""]
-        if case.ruling:
-            lines += [f"Ruling: {case.ruling}", ""]
-        if case.note:
-            lines += [case.note.strip(), ""]
-        if case.seats:
-            lines += [f"Position: a game set up with {case.seats} seats, settings `{case.settings or '{}'}`.", ""]
-        else:
-            lines += ["Position:", "", "```", case.position, "```", ""]
-        lines += ["Orders: " + ("; ".join(f"`{o}`" for o in case.orders) or "none")]
-        if case.dice:
-            lines += ["", "Dice: " + ", ".join(str(d) for d in case.dice)]
-        lines += [""]
-        if case.reject:
-            lines += [f"Result: refused under {case.reject} (“{case.reason}”), nothing changes.", ""]
-        else:
-            result = "; ".join(case.expect)
-            if case.after:
-                result = (result + "; " if result else "") + "position after:"
-            lines += ["Result: " + result + ("." if not case.after else ""), ""]
-            if case.after:
-                lines += ["```", case.after, "```", ""]
-    return "\n".join(lines).rstrip() + "\n"
+HEADER = (
+    "# Parties — rules case catalogue",
+    "",
+    "Generated from `tests/unit/games/parties/cases/*.toml` by",
+    "`python tests/unit/games/parties/parties_casebook.py`; each case is a test named after its id",
+    "(`tests/unit/games/parties/test_parties_cases.py`). Positions are in the notation of",
+    "[docs/notation-parties.md](../notation-parties.md); rulings are in",
+    "[docs/rulings/parties.md](../rulings/parties.md). Orders: `1 NE` is bot 1 choosing NE;",
+    "`resolve` is the scheduler closing the tick at its deadline; dice are the forced draws",
+    "in order (battles: for each bout the lower leader seat's D20, then the other's).",
+)
+
+
+def _body(case: Case) -> list[str]:
+    if case.seats:
+        lines = [f"Position: a game set up with {case.seats} seats, settings `{case.settings or '{}'}`.", ""]
+    else:
+        lines = ["Position:", "", "```", case.position, "```", ""]
+    lines += ["Orders: " + ("; ".join(f"`{o}`" for o in case.orders) or "none")]
+    if case.dice:
+        lines += ["", "Dice: " + ", ".join(str(d) for d in case.dice)]
+    lines += [""]
+    if case.reject:
+        return lines + refusal_line(case)
+    result = "; ".join(case.expect)
+    if case.after:
+        result = (result + "; " if result else "") + "position after:"
+    lines += ["Result: " + result + ("." if not case.after else ""), ""]
+    if case.after:
+        lines += ["```", case.after, "```", ""]
+    return lines
+
+
+def render_markdown(cases: Sequence[Case]) -> str:
+    return render_catalogue(cases, HEADER, _body)
 
 
 if __name__ == "__main__":
-    DOC.parent.mkdir(parents=True, exist_ok=True)
-    DOC.write_text(render_markdown(load_cases()), encoding="utf-8")
-    print(f"wrote {DOC}")
+    write_doc(DOC, render_markdown(load_cases()))

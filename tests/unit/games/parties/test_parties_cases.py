@@ -3,36 +3,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from parties_casebook import DOC, load_cases, render_markdown, verify
 
-from parties_casebook import DOC, Case, load_cases, render_markdown, verify
+from tests.unit.games.catalogue import install_case_tests
 
 CASES = load_cases()
-
-
-def _make(case: Case) -> Callable[[], None]:
-    def test() -> None:
-        verify(case)
-
-    test.__name__ = case.test_name
-    test.__doc__ = f"{case.id} ({case.section}): {case.clause.strip()}"
-    return test
-
-
-for _case in CASES:
-    globals()[_case.test_name] = _make(_case)
-
-
-def test_case_ids_and_names_are_unique() -> None:
-    assert len({c.id for c in CASES}) == len(CASES)
-    assert len({c.test_name for c in CASES}) == len(CASES)
-
-
-def test_there_are_at_least_forty_cases() -> None:
-    assert len(CASES) >= 40
-
-
-def test_catalogue_document_is_up_to_date() -> None:
-    assert DOC.read_text(encoding="utf-8") == render_markdown(CASES), (
-        "docs/cases/parties.md is stale: run python tests/unit/games/parties/parties_casebook.py"
-    )
+install_case_tests(globals(), CASES, verify, doc=DOC, render=render_markdown,
+                   script="tests/unit/games/parties/parties_casebook.py", minimum=40)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 import sys
-import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,6 +39,14 @@ from games.wormlord.notation import format_position, parse, validate  # noqa: E4
 from games.wormlord.orders import parse_order  # noqa: E402
 from games.wormlord.rounds import scores  # noqa: E402
 from games.wormlord.state import WormlordState  # noqa: E402
+from tests.unit.games.catalogue import (  # noqa: E402
+    assert_outcome,
+    load_toml_cases,
+    refusal_line,
+    render_catalogue,
+    test_name_of,
+    write_doc,
+)
 
 CASES_DIR = Path(__file__).parent / "cases"
 DOC = ROOT / "docs" / "cases" / "wormlord.md"
@@ -63,8 +71,7 @@ class Case:
 
     @property
     def test_name(self) -> str:
-        slug = re.sub(r"[^a-z0-9]+", "_", f"{self.id} {self.name}".lower()).strip("_")
-        return f"test_{slug}"
+        return test_name_of(self.id, self.name)
 
 
 @dataclass
@@ -74,20 +81,8 @@ class Run:
     rejection: RuleViolation | None = None
 
 
-def _sort_key(case: Case) -> list[Any]:
-    return [int(p) for p in re.findall(r"\d+", case.id)]
-
-
 def load_cases() -> list[Case]:
-    cases: list[Case] = []
-    for path in sorted(CASES_DIR.glob("*.toml")):
-        with path.open("rb") as fh:
-            data = tomllib.load(fh)
-        for raw in data.get("case", []):
-            for key in ("orders", "expect"):
-                raw[key] = tuple(raw.get(key, ()))
-            cases.append(Case(**raw))
-    return sorted(cases, key=_sort_key)
+    return load_toml_cases(CASES_DIR, Case, tuples=("orders", "expect"))
 
 
 def run(case: Case) -> Run:
@@ -184,62 +179,43 @@ def verify(case: Case) -> None:
         assert validate(parse(case.position)) == [], f"{case.id}: {validate(parse(case.position))}"
     result = run(case)
     where = f"\n  position after: {format_position(result.state)}\n  events: {result.events}"
-    if case.reject:
-        assert result.rejection is not None, f"{case.id}: expected a refusal under {case.reject}{where}"
-        assert result.rejection.rule == case.reject, f"{case.id}: refused under {result.rejection.rule}: {result.rejection.message}"
-        for part in case.reason.split(" | "):
-            assert part.lower() in result.rejection.message.lower(), (
-                f"{case.id}: reason was {result.rejection.message!r}, expected it to mention {part!r}"
-            )
-    else:
-        assert result.rejection is None, f"{case.id}: refused: {result.rejection}{where}"
-        assert validate(result.state) == [], f"{case.id}: the result is invalid: {validate(result.state)}{where}"
     problems = [f"{text}: {p}" for text in case.expect if (p := check(result.state, result.events, text))]
-    assert not problems, f"{case.id}: " + "; ".join(problems) + where
+    assert_outcome(case, result.rejection, problems, where)
+    if not case.reject:
+        assert validate(result.state) == [], f"{case.id}: the result is invalid: {validate(result.state)}{where}"
     if case.after:
         assert format_position(result.state) == case.after, f"{case.id}: position differs{where}"
 
 
-def render_markdown(cases: list[Case]) -> str:
-    lines = [
-        "# Wormlord — rules case catalogue",
-        "",
-        "Generated from `tests/unit/games/wormlord/cases/*.toml` by",
-        "`python tests/unit/games/wormlord/wormlord_casebook.py`; each case is a test named after",
-        "its id (`tests/unit/games/wormlord/test_wormlord_cases.py`). Positions are in the notation",
-        "of [docs/notation-wormlord.md](../notation-wormlord.md); rulings (and the numbering of",
-        "the rulebook's sections) are in [docs/rulings/wormlord.md](../rulings/wormlord.md).",
-        "Times are the orders' arrival times in ms.",
-        "",
-    ]
-    section = None
-    for case in cases:
-        if case.section != section:
-            section = case.section
-            lines += [f"## {section}", ""]
-        lines += [f"### {case.id} — {case.name}", "", f"Test: `{case.test_name}`", ""]
-        lines += [f"> {case.clause.strip()}", ""]
-        if case.ruling:
-            lines += [f"Ruling: {case.ruling}", ""]
-        if case.note:
-            lines += [case.note.strip(), ""]
-        if case.seats:
-            settings = ", ".join(f"{k}={v!r}" for k, v in case.settings.items()) or "defaults"
-            lines += [f"Position: a game just set up with {case.seats} seats (settings: {settings}).", ""]
-        else:
-            lines += ["Position:", "", "```", case.position, "```", ""]
-        if case.orders:
-            lines += ["Orders: " + "; ".join(f"`{o}`" for o in case.orders), ""]
-        if case.reject:
-            lines += [f"Result: refused under {case.reject} (“{case.reason}”), nothing changes.", ""]
-        else:
-            lines += ["Result: " + "; ".join(case.expect) + ".", ""]
-        if case.after:
-            lines += ["Position after:", "", "```", case.after, "```", ""]
-    return "\n".join(lines).rstrip() + "\n"
+HEADER = (
+    "# Wormlord — rules case catalogue",
+    "",
+    "Generated from `tests/unit/games/wormlord/cases/*.toml` by",
+    "`python tests/unit/games/wormlord/wormlord_casebook.py`; each case is a test named after",
+    "its id (`tests/unit/games/wormlord/test_wormlord_cases.py`). Positions are in the notation",
+    "of [docs/notation-wormlord.md](../notation-wormlord.md); rulings (and the numbering of",
+    "the rulebook's sections) are in [docs/rulings/wormlord.md](../rulings/wormlord.md).",
+    "Times are the orders' arrival times in ms.",
+)
+
+
+def _body(case: Case) -> list[str]:
+    if case.seats:
+        settings = ", ".join(f"{k}={v!r}" for k, v in case.settings.items()) or "defaults"
+        lines = [f"Position: a game just set up with {case.seats} seats (settings: {settings}).", ""]
+    else:
+        lines = ["Position:", "", "```", case.position, "```", ""]
+    if case.orders:
+        lines += ["Orders: " + "; ".join(f"`{o}`" for o in case.orders), ""]
+    lines += refusal_line(case) if case.reject else ["Result: " + "; ".join(case.expect) + ".", ""]
+    if case.after:
+        lines += ["Position after:", "", "```", case.after, "```", ""]
+    return lines
+
+
+def render_markdown(cases: Sequence[Case]) -> str:
+    return render_catalogue(cases, HEADER, _body)
 
 
 if __name__ == "__main__":
-    DOC.parent.mkdir(parents=True, exist_ok=True)
-    DOC.write_text(render_markdown(load_cases()), encoding="utf-8")
-    print(f"wrote {DOC}")
+    write_doc(DOC, render_markdown(load_cases()))

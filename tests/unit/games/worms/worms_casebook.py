@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 import sys
-import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -46,6 +46,14 @@ from games.worms.commands import SkipTurn, StartTurn  # noqa: E402
 from games.worms.notation import format_items, format_position, parse  # noqa: E402
 from games.worms.orders import parse_order  # noqa: E402
 from games.worms.state import Phase, Settings, WormsState  # noqa: E402
+from tests.unit.games.catalogue import (  # noqa: E402
+    assert_outcome,
+    load_toml_cases,
+    refusal_line,
+    render_catalogue,
+    test_name_of,
+    write_doc,
+)
 
 CASES_DIR = Path(__file__).parent / "cases"
 DOC = ROOT / "docs" / "cases" / "worms.md"
@@ -71,8 +79,7 @@ class Case:
 
     @property
     def test_name(self) -> str:
-        slug = re.sub(r"[^a-z0-9]+", "_", f"{self.id} {self.name}".lower()).strip("_")
-        return f"test_{slug}"
+        return test_name_of(self.id, self.name)
 
 
 @dataclass
@@ -84,15 +91,7 @@ class Result:
 
 
 def load_cases() -> list[Case]:
-    cases: list[Case] = []
-    for path in sorted(CASES_DIR.glob("*.toml")):
-        with path.open("rb") as fh:
-            data = tomllib.load(fh)
-        for raw in data.get("case", []):
-            for key in ("orders", "dice", "expect"):
-                raw[key] = tuple(raw.get(key, ()))
-            cases.append(Case(**raw))
-    return sorted(cases, key=lambda c: [int(p) if p.isdigit() else p for p in re.split(r"[W.]", c.id)])
+    return load_toml_cases(CASES_DIR, Case)
 
 
 def _command(state: WormsState, text: str) -> Command:
@@ -309,59 +308,37 @@ def verify(case: Case) -> None:
         assert format_position(parse(case.position)) == case.position, "the position does not round-trip"
     result = run(case)
     where = f"\n  position after: {format_position(result.state)}\n  events: {[type(e).__name__ for e in result.events]}"
-    if case.reject:
-        assert result.rejection is not None, f"{case.id}: expected a refusal under {case.reject}{where}"
-        assert result.rejection.rule == case.reject, f"{case.id}: refused under {result.rejection.rule}: {result.rejection.message}"
-        for part in case.reason.split(" | "):
-            assert part.lower() in result.rejection.message.lower(), (
-                f"{case.id}: reason was {result.rejection.message!r}, expected it to mention {part!r}"
-            )
-    else:
-        assert result.rejection is None, f"{case.id}: refused: {result.rejection}{where}"
-    assert result.unused_dice == 0, f"{case.id}: {result.unused_dice} forced dice were not used{where}"
     problems = [f"{text}: {p}" for text in case.expect if (p := check(result.state, result.events, text))]
-    assert not problems, f"{case.id}: " + "; ".join(problems) + where
+    assert_outcome(case, result.rejection, problems, where, result.unused_dice)
     if case.after:
         assert format_position(result.state) == case.after, f"{case.id}: position differs{where}"
 
 
-def render_markdown(cases: list[Case]) -> str:
-    lines = [
-        "# Worms: Evolved v2.1 — rules case catalogue",
-        "",
-        "Generated from `tests/unit/games/worms/cases/*.toml` by",
-        "`python tests/unit/games/worms/worms_casebook.py`; each case is a test named after its id",
-        "(`tests/unit/games/worms/test_worms_cases.py`). Positions are in the notation of",
-        "[docs/notation.md](../notation.md); rulings are in [docs/rulings.md](../rulings.md).",
-        "",
-    ]
-    section = None
-    for case in cases:
-        if case.section != section:
-            section = case.section
-            lines += [f"## {section}", ""]
-        lines += [f"### {case.id} — {case.name.replace('_', ' ')}", "", f"Test: `{case.test_name}`", ""]
-        lines += [f"> {case.clause.strip()}", ""]
-        if case.ruling:
-            lines += [f"Ruling: {case.ruling}", ""]
-        if case.note:
-            lines += [case.note.strip(), ""]
-        if case.seats:
-            lines += [f"Position: a game just set up with {case.seats} seats (sign-up).", ""]
-        else:
-            lines += ["Position:", "", "```", case.position, "```", ""]
-        lines += ["Orders: " + "; ".join(f"`{o}`" for o in case.orders)]
-        if case.dice:
-            lines += ["", "Dice: " + ", ".join(str(d) for d in case.dice)]
-        lines += [""]
-        if case.reject:
-            lines += [f"Result: refused under {case.reject} (“{case.reason}”), nothing changes.", ""]
-        else:
-            lines += ["Result: " + "; ".join(case.expect) + ".", ""]
-    return "\n".join(lines).rstrip() + "\n"
+HEADER = (
+    "# Worms: Evolved v2.1 — rules case catalogue",
+    "",
+    "Generated from `tests/unit/games/worms/cases/*.toml` by",
+    "`python tests/unit/games/worms/worms_casebook.py`; each case is a test named after its id",
+    "(`tests/unit/games/worms/test_worms_cases.py`). Positions are in the notation of",
+    "[docs/notation.md](../notation.md); rulings are in [docs/rulings.md](../rulings.md).",
+)
+
+
+def _body(case: Case) -> list[str]:
+    if case.seats:
+        lines = [f"Position: a game just set up with {case.seats} seats (sign-up).", ""]
+    else:
+        lines = ["Position:", "", "```", case.position, "```", ""]
+    lines += ["Orders: " + "; ".join(f"`{o}`" for o in case.orders)]
+    if case.dice:
+        lines += ["", "Dice: " + ", ".join(str(d) for d in case.dice)]
+    lines += [""]
+    return lines + (refusal_line(case) if case.reject else ["Result: " + "; ".join(case.expect) + ".", ""])
+
+
+def render_markdown(cases: Sequence[Case]) -> str:
+    return render_catalogue(cases, HEADER, _body, title=lambda c: c.name.replace("_", " "))
 
 
 if __name__ == "__main__":
-    DOC.parent.mkdir(parents=True, exist_ok=True)
-    DOC.write_text(render_markdown(load_cases()), encoding="utf-8")
-    print(f"wrote {DOC}")
+    write_doc(DOC, render_markdown(load_cases()))

@@ -1,0 +1,134 @@
+"""What every ruleset's case catalogue shares (in the manner of the DATC): cases read from
+``cases/*.toml``, one test per case named after its id and rule, the outcome checks every
+case makes, and the Markdown document under docs/cases/ that a test keeps current.
+
+Each ruleset's ``<name>_casebook.py`` keeps what is its own: the ``Case`` fields, how a
+case is run and what its ``expect`` lines mean."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+
+class CaseLike(Protocol):
+    id: str
+    name: str
+    section: str
+    clause: str
+    ruling: str
+    note: str
+    reject: str
+    reason: str
+    expect: tuple[str, ...]
+
+    @property
+    def test_name(self) -> str: ...
+
+
+C = TypeVar("C", bound=CaseLike)
+
+
+def case_order(case: CaseLike) -> list[int]:
+    """Catalogue order: by the numbers in the id (W8.19 after W8.2, L12 after L9)."""
+    return [int(p) for p in re.findall(r"\d+", case.id)]
+
+
+def test_name_of(case_id: str, name: str) -> str:
+    return "test_" + re.sub(r"[^a-z0-9]+", "_", f"{case_id} {name}".lower()).strip("_")
+
+
+def load_toml_cases(cases_dir: Path, make: Callable[..., C], tuples: Iterable[str] = ("orders", "dice", "expect")
+                    ) -> list[C]:
+    cases: list[C] = []
+    for path in sorted(cases_dir.glob("*.toml")):
+        with path.open("rb") as fh:
+            data = tomllib.load(fh)
+        for raw in data.get("case", []):
+            for key in tuples:
+                raw[key] = tuple(raw.get(key, ()))
+            cases.append(make(**raw))
+    return sorted(cases, key=case_order)
+
+
+def assert_outcome(case: CaseLike, rejection: Exception | None, problems: Sequence[str], where: str,
+                   unused_dice: int = 0) -> None:
+    """The checks every case makes: refused under the expected rule with the expected
+    reason (each part of ``reason`` split on " | "), or not refused; every forced die used;
+    every ``expect`` line holds (``problems`` are the ones that did not)."""
+    if case.reject:
+        assert rejection is not None, f"{case.id}: expected a refusal under {case.reject}{where}"
+        rule, message = getattr(rejection, "rule", ""), getattr(rejection, "message", str(rejection))
+        assert rule == case.reject, f"{case.id}: refused under {rule}: {message}"
+        for part in case.reason.split(" | "):
+            assert part.lower() in message.lower(), (
+                f"{case.id}: reason was {message!r}, expected it to mention {part!r}"
+            )
+    else:
+        assert rejection is None, f"{case.id}: refused: {rejection}{where}"
+    assert unused_dice == 0, f"{case.id}: {unused_dice} forced dice were not used{where}"
+    assert not problems, f"{case.id}: " + "; ".join(problems) + where
+
+
+def render_catalogue(cases: Sequence[C], header: Sequence[str], body: Callable[[C], list[str]],
+                     title: Callable[[C], str] = lambda c: c.name) -> str:
+    """The document: ``header``, then per section each case's id, name, test, quoted
+    clause, ruling and note, followed by what ``body`` says (position, orders, result)."""
+    lines = [*header, ""]
+    section = None
+    for case in cases:
+        if case.section != section:
+            section = case.section
+            lines += [f"## {section}", ""]
+        lines += [f"### {case.id} — {title(case)}", "", f"Test: `{case.test_name}`", ""]
+        lines += [f"> {case.clause.strip()}", ""]
+        if case.ruling:
+            lines += [f"Ruling: {case.ruling}", ""]
+        if case.note:
+            lines += [case.note.strip(), ""]
+        lines += body(case)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def refusal_line(case: CaseLike) -> list[str]:
+    return [f"Result: refused under {case.reject} (“{case.reason}”), nothing changes.", ""]
+
+
+def install_case_tests(namespace: dict[str, Any], cases: Sequence[C], verify: Callable[[C], None], *,
+                       doc: Path, render: Callable[[Sequence[C]], str], script: str, minimum: int = 0) -> None:
+    """Define, in the calling test module, one test per case plus the catalogue's own checks
+    (unique ids and test names, at least ``minimum`` cases, the document current)."""
+
+    def make(case: C) -> Callable[[], None]:
+        def test() -> None:
+            verify(case)
+
+        test.__name__ = case.test_name
+        test.__doc__ = f"{case.id} ({case.section}): {case.clause.strip()}"
+        return test
+
+    for case in cases:
+        namespace[case.test_name] = make(case)
+
+    def test_case_ids_and_names_are_unique() -> None:
+        assert len({c.id for c in cases}) == len(cases)
+        assert len({c.test_name for c in cases}) == len(cases)
+
+    def test_the_catalogue_has_enough_cases() -> None:
+        assert len(cases) >= minimum, f"{len(cases)} cases; the catalogue promises at least {minimum}"
+
+    def test_catalogue_document_is_up_to_date() -> None:
+        assert doc.read_text(encoding="utf-8") == render(cases), f"{doc.name} is stale: run python {script}"
+
+    namespace["test_case_ids_and_names_are_unique"] = test_case_ids_and_names_are_unique
+    namespace["test_the_catalogue_has_enough_cases"] = test_the_catalogue_has_enough_cases
+    namespace["test_catalogue_document_is_up_to_date"] = test_catalogue_document_is_up_to_date
+
+
+def write_doc(doc: Path, text: str) -> None:
+    doc.parent.mkdir(parents=True, exist_ok=True)
+    doc.write_text(text, encoding="utf-8")
+    print(f"wrote {doc}")
