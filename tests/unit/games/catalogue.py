@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
@@ -30,6 +31,33 @@ class CaseLike(Protocol):
 
 
 C = TypeVar("C", bound=CaseLike)
+
+
+@dataclass(frozen=True)
+class CatalogueCase:
+    """The fields every catalogue's cases have: ``id`` (W8.2, L1 ...), ``name`` (reads as a
+    rule), ``section``, ``clause`` (quoted), ``position`` (in the ruleset's notation),
+    ``orders``, forced ``dice``, ``expect`` lines or ``reject`` (the rule) with ``reason``,
+    the position ``after`` (optional), and the ``ruling`` and ``note`` it cites. A
+    ruleset's catalogue subclasses it to add its own (a seat count to set up, settings)."""
+
+    id: str
+    name: str
+    section: str
+    clause: str
+    position: str = ""
+    orders: tuple[str, ...] = ()
+    dice: tuple[int, ...] = ()
+    expect: tuple[str, ...] = ()
+    after: str = ""
+    reject: str = ""
+    reason: str = ""
+    ruling: str = ""
+    note: str = ""
+
+    @property
+    def test_name(self) -> str:
+        return test_name_of(self.id, self.name)
 
 
 def case_order(case: CaseLike) -> list[int]:

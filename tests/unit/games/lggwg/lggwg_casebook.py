@@ -44,11 +44,11 @@ from games.lggwg.notation import format_position, parse, validate  # noqa: E402
 from games.lggwg.orders import format_order, parse_orders  # noqa: E402
 from games.lggwg.state import LggwgState, Order  # noqa: E402
 from tests.unit.games.catalogue import (  # noqa: E402
+    CatalogueCase,
     assert_outcome,
     load_toml_cases,
     refusal_line,
     render_catalogue,
-    test_name_of,
     write_doc,
 )
 
@@ -57,27 +57,13 @@ DOC = ROOT / "docs" / "cases" / "lggwg.md"
 
 
 @dataclass(frozen=True)
-class Case:
-    id: str
-    name: str
-    section: str
-    clause: str
-    position: str
-    orders: tuple[str, ...]
-    dice: tuple[int, ...] = ()
-    expect: tuple[str, ...] = ()
-    reject: str = ""
-    reason: str = ""
-    ruling: str = ""
-    note: str = ""
+class Case(CatalogueCase):
+    """A case of this catalogue (the fields are CatalogueCase's)."""
 
     @property
     def number(self) -> int:
         return int(self.id[1:])
 
-    @property
-    def test_name(self) -> str:
-        return test_name_of(self.id, self.name)
 
 
 @dataclass

@@ -46,11 +46,11 @@ from games.parties.events import BattleFought  # noqa: E402
 from games.parties.notation import format_position, parse, validate  # noqa: E402
 from games.parties.state import PartiesState, tenths  # noqa: E402
 from tests.unit.games.catalogue import (  # noqa: E402
+    CatalogueCase,
     assert_outcome,
     load_toml_cases,
     refusal_line,
     render_catalogue,
-    test_name_of,
     write_doc,
 )
 
@@ -59,26 +59,10 @@ DOC = ROOT / "docs" / "cases" / "parties.md"
 
 
 @dataclass(frozen=True)
-class Case:
-    id: str
-    name: str
-    section: str
-    clause: str
-    orders: tuple[str, ...]
-    position: str = ""
-    dice: tuple[int, ...] = ()
-    expect: tuple[str, ...] = ()
-    after: str = ""
-    reject: str = ""
-    reason: str = ""
-    ruling: str = ""
-    note: str = ""
+class Case(CatalogueCase):
     seats: int = 0
     settings: str = ""
 
-    @property
-    def test_name(self) -> str:
-        return test_name_of(self.id, self.name)
 
 
 @dataclass

@@ -40,11 +40,11 @@ from games.wormlord.orders import parse_order  # noqa: E402
 from games.wormlord.rounds import scores  # noqa: E402
 from games.wormlord.state import WormlordState  # noqa: E402
 from tests.unit.games.catalogue import (  # noqa: E402
+    CatalogueCase,
     assert_outcome,
     load_toml_cases,
     refusal_line,
     render_catalogue,
-    test_name_of,
     write_doc,
 )
 
@@ -53,25 +53,10 @@ DOC = ROOT / "docs" / "cases" / "wormlord.md"
 
 
 @dataclass(frozen=True)
-class Case:
-    id: str
-    name: str
-    section: str
-    clause: str
-    position: str = ""
-    orders: tuple[str, ...] = ()
-    expect: tuple[str, ...] = ()
-    after: str = ""
-    reject: str = ""
-    reason: str = ""
-    ruling: str = ""
-    note: str = ""
+class Case(CatalogueCase):
     seats: int = 0
     settings: dict[str, Any] = field(default_factory=dict)
 
-    @property
-    def test_name(self) -> str:
-        return test_name_of(self.id, self.name)
 
 
 @dataclass

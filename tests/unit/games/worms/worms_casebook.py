@@ -47,11 +47,11 @@ from games.worms.notation import format_items, format_position, parse  # noqa: E
 from games.worms.orders import parse_order  # noqa: E402
 from games.worms.state import Phase, Settings, WormsState  # noqa: E402
 from tests.unit.games.catalogue import (  # noqa: E402
+    CatalogueCase,
     assert_outcome,
     load_toml_cases,
     refusal_line,
     render_catalogue,
-    test_name_of,
     write_doc,
 )
 
@@ -60,26 +60,9 @@ DOC = ROOT / "docs" / "cases" / "worms.md"
 
 
 @dataclass(frozen=True)
-class Case:
-    id: str
-    name: str
-    section: str
-    clause: str
-    position: str
-    orders: tuple[str, ...]
-    dice: tuple[int, ...] = ()
-    expect: tuple[str, ...] = ()
-    after: str = ""
-    reject: str = ""
-    reason: str = ""
-    ruling: str = ""
-    note: str = ""
-    #: instead of a position: a game just set up with this many seats (sign-up, §4, §6)
+class Case(CatalogueCase):
     seats: int = 0
 
-    @property
-    def test_name(self) -> str:
-        return test_name_of(self.id, self.name)
 
 
 @dataclass
