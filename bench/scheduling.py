@@ -283,7 +283,7 @@ def shape(game_id: str) -> tuple[Any, ...]:
 
     log = tuple(Event.objects.filter(game_id=game_id).order_by("seq").values_list(
         "seq", "kind", "type", "actor_kind", "idempotency_key", "cause_seq", "created_at"))
-    work = tuple(DueWork.objects.filter(game_id=game_id).order_by("key").values_list(
+    work = tuple(DueWork.objects.filter(game_id=game_id).order_by("key", "kind").values_list(
         "key", "kind", "status", "due_at", "remaining", "created_at", "done_at", "result"))
     return log, work
 
