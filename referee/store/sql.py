@@ -63,9 +63,16 @@ def run(sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
 
     connection.ensure_connection()
     connection.validate_no_broken_transaction()
+    raw = connection.connection
+    prepare = getattr(settings, "REFEREE_PREPARED_SQL", True)
+    if prepare and raw.prepare_threshold is None:
+        # Django turns psycopg's preparation off (threshold None), which also ignores an
+        # explicit prepare=True. A threshold no statement reaches turns it back on for
+        # these statements only: Django's own cursors bind on the client and never prepare.
+        raw.prepare_threshold = 2**31 - 1
     started = time.monotonic()
-    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cur:
-        cur.execute(sql, params, prepare=getattr(settings, "REFEREE_PREPARED_SQL", True))
+    with connection.wrap_database_errors, psycopg.Cursor(raw) as cur:
+        cur.execute(sql, params, prepare=prepare)
         rows = cur.fetchall() if cur.description is not None else []
     if connection.queries_logged:
         connection.queries_log.append({"sql": sql, "time": f"{time.monotonic() - started:.3f}"})
