@@ -221,3 +221,18 @@ def test_an_append_in_another_process_wakes_the_reader_through_redis(server_fact
     live._publisher = None
     status, page = answer[0]
     assert status == 200 and page["events"][-1]["payload"]["text"] == "from another process"
+
+
+def test_the_real_server_refuses_long_targets_and_bodies_in_problem_json(server_factory):
+    server = server_factory(workers=1)
+    status, body = get_json(f"{server.url}/api/rulesets/?q={'x' * 9000}")
+    assert status == 414 and body["type"] == "/problems/uri_too_long"
+    request = urllib.request.Request(f"{server.url}/api/auth/signup/", data=b"{" + b" " * 3_000_000 + b"}",
+                                     headers={"Content-Type": "application/json"}, method="POST")
+    try:
+        urllib.request.urlopen(request, timeout=30)
+        raise AssertionError("a 3 MB body was accepted")
+    except urllib.error.HTTPError as exc:
+        assert exc.code == 413 and exc.headers["Content-Type"] == "application/problem+json"
+    except (ConnectionResetError, BrokenPipeError):
+        pass  # refused before the whole body was sent: the server closed the connection
