@@ -1,5 +1,6 @@
 FROM python:3.11-slim
-ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 REFEREE_VAR_DIR=/var/lib/referee
+# PYTHONPATH: game_pages is copied but not (yet) a package pyproject.toml installs.
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 REFEREE_VAR_DIR=/var/lib/referee PYTHONPATH=/app
 WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY referee referee
