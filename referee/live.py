@@ -79,6 +79,19 @@ def _publish(game_id: str) -> None:
         log.warning("live: could not publish an append of %s: %s", game_id, exc)
 
 
+def notify_after_due_work(sender: Any = None, task: Any = None, args: Any = None, kwargs: Any = None,
+                          **_: Any) -> None:
+    """Celery ``task_postrun`` receiver (connected by ``api.apps``): scheduled work appends
+    through ``scheduling``, not ``services._after_append``, so announce its game when the
+    job is over (its transaction has committed by then). A job that appended nothing only
+    makes readers re-read."""
+    if getattr(task, "name", "") != "referee.run_due_work":
+        return
+    game_id = (kwargs or {}).get("game_id") or (args[0] if args else None)
+    if game_id:
+        notify_appended(str(game_id))
+
+
 def wait_blocking(game_id: str, timeout: float) -> None:
     """For synchronous servers (WSGI, the test client): block this thread until an append to
     ``game_id`` is announced in this process, or for at most ``timeout`` seconds (callers

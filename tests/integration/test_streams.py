@@ -236,3 +236,17 @@ def test_the_real_server_refuses_long_targets_and_bodies_in_problem_json(server_
         assert exc.code == 413 and exc.headers["Content-Type"] == "application/problem+json"
     except (ConnectionResetError, BrokenPipeError):
         pass  # refused before the whole body was sent: the server closed the connection
+
+
+@pytest.mark.django_db
+def test_a_scheduled_job_announces_its_game_when_it_is_over():
+    from referee import live
+    from referee.models import DueWork
+    from referee.tasks import run_due_work
+
+    game, _ = started_game()
+    row = DueWork.objects.filter(game=game).first()
+    assert row is not None
+    before = live._blocking_versions.get(str(game.pk), 0)
+    run_due_work.apply(args=[str(game.pk), row.key, row.kind])
+    assert live._blocking_versions.get(str(game.pk), 0) == before + 1
