@@ -25,6 +25,7 @@ from referee.core import Outcome, Position, Referee
 from referee.errors import RefereeError
 from referee.instance import referee_get
 from referee.models import DueWork, Game, SchedulerHeartbeat, Seat, Vacation
+from referee.store import sql as store_sql
 from referee.store.base import GameInfo, NewRecord, RecordKind
 
 log = logging.getLogger(__name__)
@@ -75,9 +76,12 @@ def due_work_sync(
             state, _ = referee.current(str(game.pk))
         works = {work_key_text(w.key): w for w in rules.scheduled_work(state)}
     # Only the pending rows and those of the keys due now: a game's finished rows are history.
-    rows = list(DueWork.objects.select_for_update().filter(game=game).filter(
-        Q(status=DueWork.Status.PENDING) | Q(key__in=list(works))
-    ))
+    if store_sql.enabled():
+        rows = store_sql.instances(DueWork, store_sql.run(_DUE_ROWS, (str(game.pk), list(works))))
+    else:
+        rows = list(DueWork.objects.select_for_update().filter(game=game).filter(
+            Q(status=DueWork.Status.PENDING) | Q(key__in=list(works))
+        ))
     known = {r.key for r in rows}
     stale = [r for r in rows if r.status == DueWork.Status.PENDING and r.key not in works]
     if stale:
@@ -102,6 +106,10 @@ def due_work_sync(
     timers_nudge(rows=[r for r in created if r.due_at is not None and r.due_at > now], now=now)
     return [r for r in (*rows, *created) if r.status == DueWork.Status.PENDING and r.due_at is not None
             and r.due_at <= now]
+
+
+_DUE_ROWS = (f"SELECT {store_sql.columns(DueWork)} FROM referee_duework WHERE game_id = %s::uuid "
+             "AND (status = 'pending' OR key = ANY(%s::varchar[])) FOR UPDATE")
 
 
 def _create(game: Game, key: str, kind: str, seats: Any, due_at: dt.datetime | None, now: dt.datetime,

@@ -4,6 +4,7 @@ work is handed to Celery with ``transaction.on_commit``."""
 from __future__ import annotations
 
 import datetime as dt
+import uuid
 from typing import Any
 
 from django.conf import settings as django_settings
@@ -12,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from games.base import MODERATOR, MODERATOR_VIEW, Actor, RuleViolation, SeatInfo, Viewer
-from referee import clock, scheduling, selectors
+from referee import clock, limits, scheduling, selectors
 from referee.core import Outcome, VerifyReport
 from referee.errors import (
     ConcurrencyError,
@@ -24,6 +25,7 @@ from referee.errors import (
 )
 from referee.instance import referee_get
 from referee.models import DueWork, Event, Game, Seat, Vacation
+from referee.store import sql as store_sql
 from referee.store.base import GameInfo
 
 
@@ -97,6 +99,7 @@ def command_handle(
 ) -> Outcome:
     """Place one order. A refused order raises RuleViolation after its transaction has
     committed, so the private record of the refusal (where the ruleset keeps one) stays."""
+    limits.order_check(command_type, payload)  # before anything is read or written
     refusal: RuleViolation | None = None
     with transaction.atomic():
         if as_moderator:
@@ -105,8 +108,8 @@ def command_handle(
             actor = MODERATOR
             game = _locked_game(game_id)
         else:
-            seat = _locked_seat(game_id, user)
-            actor, game = Actor.player(seat.number), seat.game
+            number, game = _locked_seat(game_id, user)
+            actor = Actor.player(number)
         if game.paused_at is not None and not as_moderator:
             raise GameNotActive("A moderator has paused this game; orders wait until it resumes.")
         if expected_seq is not None:
@@ -144,19 +147,33 @@ def _locked_game(game_id: str) -> Game:
         raise GameNotFound("There is no such game.") from None
 
 
-def _locked_seat(game_id: str, user: AbstractBaseUser) -> Seat:
-    """The user's seat with its game, the game row locked as ``_locked_game`` does: one
-    statement for both."""
-    seat = None
+def _locked_seat(game_id: str, user: AbstractBaseUser) -> tuple[int, Game]:
+    """The user's seat number and the game, the game row locked as ``_locked_game`` does:
+    one statement for both (plain SQL on PostgreSQL: the ORM compiled it slower than the
+    database ran it)."""
+    found: tuple[int, Game] | None = None
     if user.is_authenticated:
         try:
-            seat = (Seat.objects.select_related("game").select_for_update(no_key=True, of=("game",))
-                    .filter(game_id=game_id, user=user).first())
+            if store_sql.enabled():
+                uuid.UUID(str(game_id))
+                rows = store_sql.run(_SEAT_AND_GAME, (str(game_id), user.pk))
+                if rows:
+                    found = rows[0][0], store_sql.instances(Game, [rows[0][1:]])[0]
+            else:
+                seat = (Seat.objects.select_related("game").select_for_update(no_key=True, of=("game",))
+                        .filter(game_id=game_id, user=user).first())
+                found = (seat.number, seat.game) if seat is not None else None
         except (ValueError, ValidationError):
-            seat = None
-    if seat is None:
+            found = None
+    if found is None:
         raise SeatError("You have no seat in this game.")
-    return seat
+    return found
+
+
+_SEAT_AND_GAME = (
+    f"SELECT s.number, {store_sql.columns(Game, 'g')} FROM referee_seat s JOIN referee_game g ON g.id = s.game_id "
+    "WHERE s.game_id = %s::uuid AND s.user_id = %s FOR NO KEY UPDATE OF g"
+)
 
 
 def _info(game: Game) -> GameInfo:

@@ -133,3 +133,25 @@ SELECT 0, seq, NULL, ruleset_version, state, NULL, NULL, NULL, NULL, NULL, NULL,
        state_hash, NULL, NULL FROM snap
 ORDER BY part, seq
 """
+
+
+def columns(model: Any, alias: str = "") -> str:
+    """The model's concrete columns, for a SELECT whose rows ``instances`` turns into models."""
+    prefix = f"{alias}." if alias else ""
+    return ", ".join(f'{prefix}"{f.column}"' for f in model._meta.concrete_fields)
+
+
+def instances(model: Any, rows: Sequence[Sequence[Any]]) -> list[Any]:
+    """Model instances from rows of ``columns(model)`` (as the ORM would load them: JSON
+    fields parsed, the instance marked as loaded from the database)."""
+    fields = model._meta.concrete_fields
+    names = [f.attname for f in fields]
+    json_at = [i for i, f in enumerate(fields) if f.get_internal_type() == "JSONField"]
+    out = []
+    for row in rows:
+        values = list(row)
+        for i in json_at:
+            if values[i] is not None:
+                values[i] = loads(values[i])
+        out.append(model.from_db(connection.alias, names, values))
+    return out
