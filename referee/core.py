@@ -304,11 +304,14 @@ class Referee:
                         self.backoff(_attempt)
                         continue
                     raise
-                if rules.records_rejections and actor.kind is ActorKind.PLAYER:
+                if (rules.records_rejections and actor.kind is ActorKind.PLAYER
+                        and self._refusal_worth_recording(info.id, rules, state, actor, last)):
+                    # Compact: the clause, the message and a digest of the order, never the
+                    # order itself (a player must not be able to grow the log at will).
                     rejection = NewRecord(
                         kind=RecordKind.REJECTION, type="OrderRefused",
-                        payload={"order": command_type, "command": payload,
-                                 "rule": violation.rule, "message": violation.message},
+                        payload={"order": command_type, "digest": _order_digest(rules, command_type, payload),
+                                 "rule": violation.rule[:80], "message": violation.message[:500]},
                         audience_kind="seats", audience_seats=_seats(actor.seat),
                         actor_kind=str(actor.kind), actor_seat=actor.seat,
                         idempotency_key=idempotency_key,
@@ -366,12 +369,31 @@ class Referee:
             schema_version=type(event).schema_version, cause_offset=cause_offset,
         )
 
+    def _refusal_worth_recording(self, game_id: str, rules: Ruleset, state: Any, actor: Actor, last: int) -> bool:
+        """A refusal is kept on record only for a seat the game is waiting for, and at most
+        ``MAX_RECORDED_REFUSALS`` times since that seat's last accepted order: an order
+        out of turn, or the eleventh wrong try, is answered but leaves nothing behind."""
+        if actor.seat not in rules.to_act(state):
+            return False
+        count = 0
+        for r in reversed(self.store.read(game_id, after=max(0, last - 4 * MAX_RECORDED_REFUSALS))):
+            if (r.actor_kind, r.actor_seat) != (str(actor.kind), actor.seat):
+                continue
+            if r.kind is RecordKind.COMMAND:
+                break
+            count += r.kind is RecordKind.REJECTION
+        return count < MAX_RECORDED_REFUSALS
+
     def _replay_idempotent(
         self, info: GameInfo, earlier: StoredRecord, command_type: str, payload: Mapping[str, Any], actor: Actor
     ) -> Outcome:
-        same_order = earlier.type == command_type or (
-            earlier.kind is RecordKind.REJECTION and earlier.payload.get("order") == command_type
-        )
+        rules = self.ruleset_for(info)
+        if earlier.kind is RecordKind.REJECTION:
+            before = earlier.payload.get("digest") or _order_digest(
+                rules, str(earlier.payload.get("order", "")), earlier.payload.get("command") or {})
+        else:
+            before = _order_digest(rules, earlier.type, earlier.payload)
+        same_order = before == _order_digest(rules, command_type, payload)
         if not same_order or (earlier.actor_kind, earlier.actor_seat) != (str(actor.kind), actor.seat):
             raise IdempotencyConflict(
                 "That idempotency key was already used for a different order.", seq=earlier.seq
@@ -700,6 +722,23 @@ def _unseeded_draw(info: GameInfo, record: StoredRecord) -> str | None:
                 f"the game's seed gives {expected}"
             )
     return None
+
+
+#: How many refusals of one seat stay on record between two of its accepted orders.
+MAX_RECORDED_REFUSALS = 10
+_STAMPED = ("actor", "at_ms")
+
+
+def _order_digest(rules: Ruleset, command_type: str, payload: Mapping[str, Any]) -> str:
+    """A digest of an order as the ruleset reads it (defaults filled in, the referee's
+    stamps left out), so a retry of the same order matches whatever its client omitted."""
+    body: Any = {k: v for k, v in payload.items() if k not in _STAMPED}
+    try:
+        body = {k: v for k, v in rules.command_to_data(rules.command_from_data(command_type, body)).items()
+                if k not in _STAMPED}
+    except (RuleViolation, DataError, TypeError, ValueError):
+        pass  # not an order of this ruleset: the raw body is what was sent
+    return digest({"order": command_type, "body": body})
 
 
 def _seats(seat: int | None) -> tuple[int, ...]:

@@ -14,7 +14,7 @@ from django.db.models import Q, QuerySet
 
 from games.base import RuleViolation
 from games.serialization import DataError
-from referee import services
+from referee import limits, services
 from referee.errors import GameNotActive, GameNotFound, InvalidSetting, SeatError
 from referee.models import Game, Invitation, League, LeagueEntry, Seat
 
@@ -74,6 +74,7 @@ def _check_signup_order(game: Game, order: dict[str, Any] | None) -> dict[str, A
     payload = order.get("payload", {})
     if not isinstance(payload, dict):
         raise InvalidSetting("The sign-up order's payload must be an object.")
+    limits.order_check(order["type"], payload)
     rules = services.referee_get().registry.get(game.ruleset, game.ruleset_version)
     try:
         rules.command_from_data(order["type"], payload)

@@ -165,9 +165,19 @@ def test_replay_shows_the_order_its_events_and_what_changed():
 
 def test_a_refused_order_reaches_only_the_players_inbox():
     game, seats = started_game()
+    mover = acting_seat(game, seats)
+    refused = api_client(mover.user).post(f"/api/games/{game.pk}/commands/",
+                                          {"type": "StartTurn", "payload": {"turn": 99}}, format="json")
+    assert refused.status_code == 400
+    inbox = api_client(mover.user).get(f"/api/games/{game.pk}/inbox/").json()
+    assert inbox[-1]["type"] == "OrderRefused"
+    other = next(s for s in seats if s != mover)
+    assert "OrderRefused" not in str(api_client(other.user).get(f"/api/games/{game.pk}/events/").json())
+
+
+def test_an_order_out_of_turn_is_refused_with_its_rule_and_not_kept():
+    game, seats = started_game()
     waiting = next(s for s in seats if s != acting_seat(game, seats))
     refused = api_client(waiting.user).post(f"/api/games/{game.pk}/commands/", {"type": "Roll"}, format="json")
     assert refused.status_code == 400 and refused.json()["rule"] == "turn"
-    inbox = api_client(waiting.user).get(f"/api/games/{game.pk}/inbox/").json()
-    assert inbox[-1]["type"] == "OrderRefused"
-    assert "OrderRefused" not in str(api_client(acting_seat(game, seats).user).get(f"/api/games/{game.pk}/events/").json())
+    assert api_client(waiting.user).get(f"/api/games/{game.pk}/inbox/").json() == []

@@ -54,16 +54,36 @@ def test_an_order_appends_the_order_then_its_events(referee, store, game):
     assert events[0].type == "DieRolled"
 
 
-def test_an_order_out_of_turn_is_refused_and_changes_nothing(referee, store, game):
+def test_an_order_out_of_turn_is_refused_and_leaves_no_record(referee, store, game):
     other = 3 - first_player(referee, game)
     state_before = referee.current(game)[0]
+    last = store.last_seq(game)
     with pytest.raises(RuleViolation) as refused:
         roll(referee, game, other)
     assert refused.value.rule == "turn"
     assert referee.current(game)[0] == state_before
-    rejection = store.read(game)[-1]
-    assert rejection.kind is RecordKind.REJECTION
-    assert rejection.audience == ("seats", (other,))
+    assert store.last_seq(game) == last  # answered, not recorded: no one grows the log out of turn
+
+
+def test_a_refusal_in_turn_is_recorded_compactly_and_only_ten_times_between_orders(referee, store, game):
+    seat = first_player(referee, game)
+    huge = "x" * 100_000
+    for _ in range(12):
+        with pytest.raises(RuleViolation):
+            referee.handle(game, command_type="StartTurn", payload={"turn": 99}, actor=Actor.player(seat))
+    with pytest.raises(RuleViolation):
+        referee.handle(game, command_type="WriteNote", payload={"text": huge, "bogus": 1}, actor=Actor.player(seat))
+    refusals = [r for r in store.read(game) if r.kind is RecordKind.REJECTION]
+    assert len(refusals) == 10
+    assert refusals[0].audience == ("seats", (seat,))
+    assert set(refusals[0].payload) == {"order", "digest", "rule", "message"}
+    assert all(len(str(r.payload)) < 1000 for r in refusals)
+    referee.handle(game, command_type="WriteNote", payload={"text": "ok"}, actor=Actor.player(seat))
+    # an accepted order (that keeps the turn): the next refusals are recorded again
+    with pytest.raises(RuleViolation):
+        referee.handle(game, command_type="StartTurn", payload={"turn": 99}, actor=Actor.player(seat))
+    assert store.read(game)[-1].kind is RecordKind.REJECTION
+    assert referee.verify(game).ok
 
 
 def test_a_malformed_order_is_refused_with_a_sentence(referee, game):
@@ -338,3 +358,15 @@ def test_records_a_player_cannot_see_leave_no_gap_in_their_numbering(clock):
         seen.append((feed, referee.view(info.id, watcher), referee.feed(info.id, watcher, after=3)))
         assert [e["seq"] for e in feed] == list(range(1, len(feed) + 1))
     assert seen[0] == seen[1]
+
+
+def test_an_idempotency_key_reused_with_a_different_body_is_a_conflict(referee, game):
+    seat = first_player(referee, game)
+    first = referee.handle(game, command_type="WriteNote", payload={"text": "attack at dawn"},
+                           actor=Actor.player(seat), idempotency_key="note-1")
+    again = referee.handle(game, command_type="WriteNote", payload={"text": "attack at dawn"},
+                           actor=Actor.player(seat), idempotency_key="note-1")
+    assert again.replayed and again.records[0].seq == first.records[0].seq
+    with pytest.raises(IdempotencyConflict):
+        referee.handle(game, command_type="WriteNote", payload={"text": "retreat"},
+                       actor=Actor.player(seat), idempotency_key="note-1")
