@@ -243,10 +243,11 @@ class Referee:
         the unique (game, key) index refuses a second use either way."""
         info = game or self.store.get_game(game_id)
         if info.frozen_reason:
-            raise GameFrozen(
-                "This game is frozen while a moderator looks into its log: " + info.frozen_reason,
-                game=game_id,
-            )
+            # The reason names the log's own seq: for moderators. Players number the log
+            # their own way (referee/visibility.py) and are told only that it is frozen.
+            detail = f": {info.frozen_reason}" if actor.kind is not ActorKind.PLAYER else (
+                ". Orders wait until a moderator has checked it; the game page says when it is open again.")
+            raise GameFrozen("This game is frozen while a moderator looks into its log" + detail, game=game_id)
         if idempotency_key and info.status != "active":
             earlier = self.store.find_key(game_id, idempotency_key)
             if earlier is not None:
