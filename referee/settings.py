@@ -182,6 +182,9 @@ REFEREE_SNAPSHOT_EVERY = int(os.environ.get("REFEREE_SNAPSHOT_EVERY", "50"))
 REFEREE_REMINDER_HOURS = int(os.environ.get("REFEREE_REMINDER_HOURS", "6"))
 REFEREE_OUTAGE_SECONDS = int(os.environ.get("REFEREE_OUTAGE_SECONDS", "300"))
 REFEREE_VACATION_DAYS = int(os.environ.get("REFEREE_VACATION_DAYS", "14"))
+#: The PostgreSQL role the service runs as: owns nothing, may not change the log
+#: (referee/db_roles.py grants it what it needs after every migrate, run as the owner).
+REFEREE_DB_APP_ROLE = os.environ.get("REFEREE_DB_APP_ROLE", "referee_app")
 #: The ruleset of the demo game the embedded default opens with.
 REFEREE_DEMO_RULESET = os.environ.get("REFEREE_DEMO_RULESET", "worms")
 #: Timers due within this many seconds are handed to a worker with an ETA (see scheduling).

@@ -48,11 +48,15 @@ echo "==> starting PostgreSQL on 127.0.0.1:$PGPORT and Redis on 127.0.0.1:$REDIS
 "${as_pg[@]}" "$PGBIN/initdb" -D "$RUN/pg" -U postgres -A trust --no-sync >/dev/null
 "${as_pg[@]}" "$PGBIN/pg_ctl" -D "$RUN/pg" -l "$RUN/pg.log" -w -o "-h 127.0.0.1 -p $PGPORT -k $RUN -F -c max_connections=200" start >/dev/null
 "${as_pg[@]}" "$PGBIN/createdb" -h 127.0.0.1 -p "$PGPORT" -U postgres referee
+# The service's own role owns nothing (referee/db_roles.py): migrations run as the owner.
+"${as_pg[@]}" "$PGBIN/psql" -q -h 127.0.0.1 -p "$PGPORT" -U postgres -d referee \
+  -c "CREATE ROLE referee_app LOGIN" >/dev/null
 redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --save '' --appendonly no \
   --daemonize yes --pidfile "$RUN/redis.pid" --logfile "$RUN/redis.log" --dir "$RUN"
 for _ in $(seq 50); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && break; sleep 0.1; done
 
 export DATABASE_URL="postgres://postgres@127.0.0.1:$PGPORT/referee"
+export REFEREE_APP_DATABASE_URL="postgres://referee_app@127.0.0.1:$PGPORT/referee"
 export REDIS_URL="redis://127.0.0.1:$REDIS_PORT/0"
 export REFEREE_TEST_SERVERS=1
 export REFEREE_VAR_DIR="$RUN/var"
