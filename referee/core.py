@@ -8,6 +8,7 @@ database inside ``transaction.atomic``.
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import random
 import secrets
 import threading
@@ -54,6 +55,7 @@ from referee.store.hashing import GENESIS, digest
 from referee.visibility import Numbering, NumberingCache, item_for, renumber
 
 SETUP = "Setup"
+log = logging.getLogger(__name__)
 Clock = Callable[[], dt.datetime]
 
 
@@ -452,6 +454,11 @@ class Referee:
         snap, records = tail.snapshot, tail.records
         if snap is not None and snap.ruleset_version != rules.version:
             snap, records = None, self.store.read(game_id, upto=seq)  # a snapshot of older rules: fold it all
+        elif snap is not None and digest(snap.state) != snap.state_hash:
+            # Changed behind the referee's back: never played from; the log is the truth.
+            log.error("game %s: snapshot at seq %s does not match its hash; folding the log instead",
+                      game_id, snap.seq)
+            snap, records = None, self.store.read(game_id, upto=seq)
         state, snapshot_seq = rules.initial_state(), 0
         if snap is not None:
             state, snapshot_seq = rules.state_from_data(snap.state), snap.seq

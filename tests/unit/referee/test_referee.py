@@ -375,3 +375,17 @@ def test_a_frozen_game_tells_players_it_is_frozen_without_the_logs_own_numbers(r
     with pytest.raises(GameFrozen) as for_moderator:
         referee.handle(game, command_type="Roll", payload={}, actor=MODERATOR)
     assert "seq 7" in for_moderator.value.message
+
+
+def test_a_snapshot_that_does_not_match_its_hash_is_never_played_from(referee, store, game, caplog):
+    from referee.core import POSITIONS
+
+    for _ in range(6):  # enough records for a snapshot (every 5)
+        referee.handle(game, command_type="WriteNote", payload={"text": "n"}, actor=Actor.player(first_player(referee, game)))
+    snap = store.snapshots(game)[-1]
+    forged = {**snap.state, "scores": [[1, 99], [2, 99]]}
+    store._snapshots[game][snap.seq] = snap.__class__(game, snap.seq, snap.ruleset_version, forged, snap.state_hash)
+    POSITIONS.clear()
+    state, _ = referee.current(game)
+    assert state == referee.replay(game)
+    assert "does not match its hash" in caplog.text
