@@ -110,12 +110,12 @@ def test_waiting_long_polls_do_not_hold_the_only_worker(server_factory):
     answers: list[Any] = []
 
     def long_poll() -> None:
-        answers.append(get_json(f"{server.url}/api/games/{game.pk}/events/?after={first}&wait=25"))
+        answers.append(get_json(f"{server.url}/api/games/{game.pk}/events/?after={first}&wait=6"))
 
     polls = [threading.Thread(target=long_poll) for _ in range(5)]
     for p in polls:
         p.start()
-    time.sleep(0.5)  # let them start waiting (not a threshold: they wait 25 s)
+    time.sleep(0.5)  # let them start waiting (not a threshold: they wait 6 s)
     status, health = get_json(f"{server.url}/health/")
     assert status == 200 and health["live_readers"] == 5
     assert answers == [], "the long-polls answered before anything happened"
