@@ -185,3 +185,28 @@ def test_what_is_too_large_is_refused_before_it_is_read(scope, status):
 def test_a_request_within_the_limits_reaches_the_application():
     got, _, _, reached = asgi_call({"query_string": b"after=3"})
     assert got == 204 and reached
+
+
+def test_a_body_without_a_length_is_cut_off_at_the_limit(settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+    chunks = [{"type": "http.request", "body": b"x" * 600, "more_body": True} for _ in range(5)]
+    read: list[int] = []
+
+    async def app(scope: dict, receive: Any, send: Any) -> None:  # reads like Django's ASGI handler
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            read.append(len(message["body"]))
+
+    sent: list[dict] = []
+
+    async def receive() -> dict:
+        return chunks.pop(0)
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    asyncio.run(RequestLimitsASGI(app)({"type": "http", "path": "/api/games/", "headers": []}, receive, send))
+    assert sum(read) <= 1000 and sent[0]["status"] == 413
+    assert json.loads(sent[1]["body"])["type"] == "/problems/too_large"
