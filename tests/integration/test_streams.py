@@ -110,15 +110,20 @@ def test_waiting_long_polls_do_not_hold_the_only_worker(server_factory):
     answers: list[Any] = []
 
     def long_poll() -> None:
-        answers.append(get_json(f"{server.url}/api/games/{game.pk}/events/?after={first}&wait=6"))
+        answers.append(get_json(f"{server.url}/api/games/{game.pk}/events/?after={first}&wait=10"))
 
     polls = [threading.Thread(target=long_poll) for _ in range(5)]
     for p in polls:
         p.start()
-    time.sleep(0.5)  # let them start waiting (not a threshold: they wait 6 s)
-    status, health = get_json(f"{server.url}/health/")
-    assert status == 200 and health["live_readers"] == 5
-    assert answers == [], "the long-polls answered before anything happened"
+    readers = 0
+    for _ in range(80):  # until all five wait (they answer only after 10 s: nothing is appended)
+        status, health = get_json(f"{server.url}/health/")
+        assert status == 200, health
+        readers = health["live_readers"]
+        if readers == 5:
+            break
+        time.sleep(0.1)
+    assert readers == 5 and answers == [], "the worker answered /health/ only after the long-polls"
     for p in polls:
         p.join(timeout=40)
     assert [a[0] for a in answers] == [200] * 5 and all(a[1]["events"] == [] for a in answers)
