@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import uuid
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -86,8 +87,11 @@ def due_work_sync(
     stale = [r for r in rows if r.status == DueWork.Status.PENDING and r.key not in works]
     if stale:
         reason = "no longer due: the position moved on"
-        DueWork.objects.filter(pk__in=[r.pk for r in stale]).update(
-            status=DueWork.Status.CANCELLED, done_at=now, result=reason)
+        if store_sql.enabled():
+            store_sql.run(_CANCEL, (now, reason, [r.pk for r in stale]))
+        else:
+            DueWork.objects.filter(pk__in=[r.pk for r in stale]).update(
+                status=DueWork.Status.CANCELLED, done_at=now, result=reason)
         for row in stale:
             row.status, row.done_at, row.result = DueWork.Status.CANCELLED, now, reason
     created: list[DueWork] = []
@@ -102,7 +106,7 @@ def due_work_sync(
         else:
             created += _create_deadline(game, key, work.seats, now)
     if created:
-        DueWork.objects.bulk_create(created)
+        _insert(game, created)
     timers_nudge(rows=[r for r in created if r.due_at is not None and r.due_at > now], now=now)
     return [r for r in (*rows, *created) if r.status == DueWork.Status.PENDING and r.due_at is not None
             and r.due_at <= now]
@@ -110,6 +114,33 @@ def due_work_sync(
 
 _DUE_ROWS = (f"SELECT {store_sql.columns(DueWork)} FROM referee_duework WHERE game_id = %s::uuid "
              "AND (status = 'pending' OR key = ANY(%s::varchar[])) FOR UPDATE")
+_CANCEL = ("UPDATE referee_duework SET status = 'cancelled', done_at = %s::timestamptz, result = %s::varchar "
+           "WHERE id = ANY(%s::int8[])")
+_CLOSE = "UPDATE referee_duework SET status = %s::varchar, done_at = %s::timestamptz, result = %s::varchar WHERE id = %s::int8"
+_INSERT = ("INSERT INTO referee_duework (game_id, key, kind, seats, due_at, remaining, status, created_at, result) "
+           "SELECT %s::uuid, * FROM unnest(%s::varchar[], %s::varchar[], %s::jsonb[], %s::timestamptz[], "
+           "%s::interval[], %s::varchar[], %s::timestamptz[], %s::varchar[]) RETURNING id, key, kind")
+_AWAY = ("SELECT v.ends_at, s.number FROM referee_vacation v JOIN referee_seat s ON s.id = v.seat_id "
+         "WHERE s.game_id = %s::uuid AND v.starts_at <= %s::timestamptz AND v.ends_at > %s::timestamptz")
+_LOCK_GAME = f"SELECT {store_sql.columns(Game)} FROM referee_game WHERE id = %s::uuid FOR NO KEY UPDATE"
+_ROW_OF_KEY = (f"SELECT {store_sql.columns(DueWork)} FROM referee_duework WHERE game_id = %s::uuid AND key = %s::varchar "
+               "AND status = 'pending' AND (%s::varchar = '' OR kind = %s::varchar) ORDER BY due_at, id LIMIT 1 "
+               "FOR UPDATE SKIP LOCKED")
+
+
+def _insert(game: Game, rows: list[DueWork]) -> None:
+    """New rows in one INSERT (plain SQL on PostgreSQL), their ids set as bulk_create would."""
+    if not store_sql.enabled():
+        DueWork.objects.bulk_create(rows)
+        return
+    ids = {(key, kind): pk for pk, key, kind in store_sql.run(_INSERT, (
+        str(game.pk), [r.key for r in rows], [r.kind for r in rows], [store_sql.dumps(r.seats) for r in rows],
+        [r.due_at for r in rows], [r.remaining for r in rows], [r.status for r in rows],
+        [r.created_at for r in rows], [r.result for r in rows],
+    ))}
+    for row in rows:
+        row.pk = ids[(row.key, row.kind)]
+        row._state.adding, row._state.db = False, "default"
 
 
 def _create(game: Game, key: str, kind: str, seats: Any, due_at: dt.datetime | None, now: dt.datetime,
@@ -137,21 +168,36 @@ def _create_deadline(game: Game, key: str, seats: tuple[int, ...], now: dt.datet
     return rows
 
 
-def _vacations(game: Game, seats: tuple[int, ...], now: dt.datetime) -> list[Vacation]:
+@dataclass(frozen=True)
+class Away:
+    """A seat's vacation running now: when it ends."""
+
+    seat: int
+    ends_at: dt.datetime
+
+
+def _vacations(game: Game, seats: tuple[int, ...], now: dt.datetime) -> list[Away]:
     """The vacations running at ``now`` of these seats. Read once per game row and instant:
     an expiry and the deadline it starts ask for the same game under the same lock, while
     no vacation can be declared (that takes the game's lock too)."""
     memo = getattr(game, "_vacations_at", None)
     if memo is None or memo[0] != now:
-        memo = (now, list(Vacation.objects.filter(seat__game=game, starts_at__lte=now, ends_at__gt=now)
-                          .select_related("seat")))
+        if store_sql.enabled():
+            away = [Away(seat, ends) for ends, seat in store_sql.run(_AWAY, (str(game.pk), now, now))]
+        else:
+            away = [Away(v.seat.number, v.ends_at) for v in Vacation.objects.filter(
+                seat__game=game, starts_at__lte=now, ends_at__gt=now).select_related("seat")]
+        memo = (now, away)
         game._vacations_at = memo  # type: ignore[attr-defined]
-    return [v for v in memo[1] if v.seat.number in seats]
+    return [v for v in memo[1] if v.seat in seats]
 
 
 def _close(row: DueWork, now: dt.datetime, status: str, result: str) -> None:
     row.status, row.done_at, row.result = status, now, result[:200]
-    row.save(update_fields=["status", "done_at", "result"])
+    if store_sql.enabled():
+        store_sql.run(_CLOSE, (row.status, now, row.result, row.pk))
+    else:
+        row.save(update_fields=["status", "done_at", "result"])
 
 
 def timer_horizon() -> dt.timedelta:
@@ -207,15 +253,9 @@ def due_work_run(*, game_id: str, key: str, kind: str = "", now: dt.datetime | N
     ``due_work_sync``), so a job and an order, or two jobs of one game, never deadlock."""
     now = now or clock.now()
     with transaction.atomic():
-        game = Game.objects.select_for_update(no_key=True).filter(pk=game_id).first()
+        game, row = _locked_game_and_row(game_id, key, kind)
         if game is None:
             return "no such game"
-        rows = DueWork.objects.select_for_update(skip_locked=True).filter(
-            game=game, key=key, status=DueWork.Status.PENDING
-        )
-        if kind:
-            rows = rows.filter(kind=kind)
-        row = rows.order_by("due_at", "id").first()
         if row is None:
             return "nothing to do"
         unit = _Unit.of(game)
@@ -223,6 +263,28 @@ def due_work_run(*, game_id: str, key: str, kind: str = "", now: dt.datetime | N
         if unit.due is not None:
             _run_rows(unit, unit.due, now)
         return result
+
+
+def _locked_game_and_row(game_id: str, key: str, kind: str) -> tuple[Game | None, DueWork | None]:
+    """The game, locked, then its first pending row of ``key`` (and ``kind``), locked unless
+    another worker has it."""
+    if store_sql.enabled():
+        try:
+            uuid.UUID(str(game_id))
+        except ValueError:
+            return None, None
+        games = store_sql.instances(Game, store_sql.run(_LOCK_GAME, (str(game_id),)))
+        if not games:
+            return None, None
+        rows = store_sql.instances(DueWork, store_sql.run(_ROW_OF_KEY, (str(game_id), key, kind, kind)))
+        return games[0], (rows[0] if rows else None)
+    game = Game.objects.select_for_update(no_key=True).filter(pk=game_id).first()
+    if game is None:
+        return None, None
+    rows = DueWork.objects.select_for_update(skip_locked=True).filter(game=game, key=key, status=DueWork.Status.PENDING)
+    if kind:
+        rows = rows.filter(kind=kind)
+    return game, rows.order_by("due_at", "id").first()
 
 
 @dataclass
