@@ -54,10 +54,22 @@ def test_each_app_service_gets_what_production_needs(service):
     assert env["CELERY_BROKER_URL"].startswith("redis://redis:6379")
 
 
-def test_the_database_credentials_match_the_db_service():
+def test_migrations_run_as_the_owner_and_the_service_as_a_role_that_owns_nothing():
     db = env_of("db")
-    url = resolved(env_of("web")["DATABASE_URL"])
-    assert url == f"postgres://{db['POSTGRES_USER']}:{resolved(db['POSTGRES_PASSWORD'])}@db:5432/{db['POSTGRES_DB']}"
+    owner = f"postgres://{db['POSTGRES_USER']}:{resolved(db['POSTGRES_PASSWORD'])}@db:5432/{db['POSTGRES_DB']}"
+    assert resolved(env_of("migrate")["DATABASE_URL"]) == owner
+    app = f"postgres://referee_app:{resolved(db['REFEREE_APP_DB_PASSWORD'])}@db:5432/{db['POSTGRES_DB']}"
+    for service in ("web", "worker", "beat"):
+        assert resolved(env_of(service)["DATABASE_URL"]) == app, service
+        assert env_of(service)["REFEREE_DB_APP_ROLE"] == "referee_app"
+
+
+def test_the_database_creates_the_services_role_on_first_start():
+    mounts = SERVICES["db"]["volumes"]
+    assert "./deploy/postgres:/docker-entrypoint-initdb.d:ro" in mounts
+    script = (ROOT / "deploy" / "postgres" / "10-app-role.sh").read_text()
+    assert "CREATE ROLE referee_app LOGIN PASSWORD" in script and "REFEREE_APP_DB_PASSWORD" in script
+    assert os.access(ROOT / "deploy" / "postgres" / "10-app-role.sh", os.X_OK)
 
 
 def test_the_settings_really_read_the_compose_environment():
