@@ -20,7 +20,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from games.base import REFEREE, Actor, ActorKind, Ruleset, RuleViolation, work_key_text
-from referee import clock, notifications
+from referee import clock, live, notifications
 from referee.celery import app as celery_app
 from referee.core import Outcome, Position, Referee
 from referee.errors import RefereeError
@@ -358,6 +358,9 @@ def _execute(row: DueWork, unit: _Unit, now: dt.datetime) -> str:
     _close(row, now, DueWork.Status.DONE, result)
     if row.kind in (DueWork.Kind.NOTIFY, DueWork.Kind.REMIND):
         return result  # an e-mail changes no position: the game's other rows stand as they are
+    # Live readers learn of what the job appended as soon as it commits, whoever ran it
+    # (a worker's task, the sweeper, a test), not at their next fallback poll.
+    transaction.on_commit(lambda game_id=str(game.pk): live.notify_appended(game_id))
     state = unit.position.state if unit.position is not None else None
     unit.due = due_work_sync(game=game, now=now, state=state, rules=unit.rules if state is not None else None)
     return result

@@ -185,6 +185,10 @@ REFEREE_VACATION_DAYS = int(os.environ.get("REFEREE_VACATION_DAYS", "14"))
 #: The PostgreSQL role the service runs as: owns nothing, may not change the log
 #: (referee/db_roles.py grants it what it needs after every migrate, run as the owner).
 REFEREE_DB_APP_ROLE = os.environ.get("REFEREE_DB_APP_ROLE", "referee_app")
+#: Games the sweeper claims per transaction batch (referee/scheduling.py).
+REFEREE_SWEEP_BATCH = int(os.environ.get("REFEREE_SWEEP_BATCH", "20"))
+#: Prepared statements for the log's hot path; off behind a transaction-pooling PgBouncer.
+REFEREE_PREPARED_SQL = os.environ.get("REFEREE_PREPARED_SQL", "1") == "1"
 #: The ruleset of the demo game the embedded default opens with.
 REFEREE_DEMO_RULESET = os.environ.get("REFEREE_DEMO_RULESET", "worms")
 #: Timers due within this many seconds are handed to a worker with an ETA (see scheduling).
