@@ -130,6 +130,17 @@ def game_events_of(*, game_id: str, viewer: Viewer, records: Sequence[StoredReco
     return referee_get().feed_between(game_id, viewer, records[0].seq - 1, records[-1].seq)
 
 
+def order_answer_get(*, game_id: str, viewer: Viewer, records: Sequence[StoredRecord]) -> tuple[list[dict[str, Any]], int]:
+    """The answer to an order in one pass: what ``viewer`` sees of the records it just
+    appended, and how many records they have now been shown (their numbering, read once)."""
+    referee = referee_get()
+    numbering = referee.numbering(game_id, viewer)
+    if not records:
+        return [], numbering.count
+    items = referee.feed_between(game_id, viewer, records[0].seq - 1, records[-1].seq, numbering)
+    return items, numbering.count
+
+
 def viewer_log_position(*, game_id: str, viewer: Viewer) -> int:
     """How many records ``viewer`` has been shown: their idea of the log's length."""
     return referee_get().numbering(game_id, viewer).count

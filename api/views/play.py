@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 from api.idempotency import idempotency_key, idempotent
 from api.views.common import game_for, int_param, viewer
 from api.views.live import LiveApiView
-from games.base import RuleViolation
+from games.base import RuleViolation, Viewer
 from referee import live, replay, selectors, services
 from referee.errors import SeatError
 from referee.models import Game
@@ -111,11 +111,13 @@ def _order(request: Request, game_id: str, command_type: str, payload: dict, exp
         game_id=str(game.pk), user=request.user, command_type=command_type, payload=payload,
         idempotency_key=idempotency_key(request), expected_seq=expected_seq,
     )
-    who = selectors.viewer_for(game_id=str(game.pk), user=request.user)
-    events = selectors.game_events_of(game_id=str(game.pk), viewer=who, records=outcome.records)
+    order = outcome.records[0] if outcome.records else None
+    # The seat the order was placed for is on its record: no second look-up of the seat.
+    who = (Viewer.for_seat(order.actor_seat) if order is not None and order.actor_kind == "player"
+           and order.actor_seat is not None else selectors.viewer_for(game_id=str(game.pk), user=request.user))
+    events, seen = selectors.order_answer_get(game_id=str(game.pk), viewer=who, records=outcome.records)
     return Response(
-        {"seq": selectors.viewer_log_position(game_id=str(game.pk), viewer=who), "replayed": outcome.replayed,
-         "events": events},
+        {"seq": seen, "replayed": outcome.replayed, "events": events},
         status=status.HTTP_200_OK if outcome.replayed else status.HTTP_201_CREATED,
     )
 
