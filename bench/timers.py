@@ -172,7 +172,7 @@ def main() -> None:
         print(f"{label:32} {min(p50):7.0f}/{statistics.median(p50):6.0f}/{max(p50):6.0f}"
               f"      {min(p99):7.0f}/{statistics.median(p99):6.0f}/{max(p99):6.0f}")
     ratio = [e["p99"] / max(s["p99"], 1) for e, s in zip(rows["eta"], rows["sweeper"], strict=True)]
-    print(f"p99 ratio ETA / sweeper: {min(ratio):.2f}/{statistics.median(ratio):.2f}/{max(ratio):.2f}")
+    print(f"p99 ratio ETA / sweeper: {min(ratio):.4f}/{statistics.median(ratio):.4f}/{max(ratio):.4f}")
     print(f"all {total['eta'] + total['sweeper']} timers ended exactly once; every sampled log verified")
 
 
