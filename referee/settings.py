@@ -15,6 +15,7 @@ comes from the environment (see docker-compose.yml and docs/architecture.md):
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -61,6 +62,9 @@ FRONTEND_DEFAULT_RULESET = "worms"
 MIDDLEWARE = [
     "api.middleware.RejectNulMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Static files (the offline API docs' assets, the admin's) from the web process itself:
+    # under uvicorn or gunicorn nothing else serves them.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -140,6 +144,10 @@ USE_I18N = True
 USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+#: Serve from the apps' static folders too, so `make run` needs no collectstatic.
+WHITENOISE_USE_FINDERS = True
+with contextlib.suppress(OSError):  # WhiteNoise looks here first; collectstatic fills it
+    STATIC_ROOT.mkdir(exist_ok=True)
 LOGIN_URL = "/accounts/login/"
 
 # Sign-up (web page and API) refuses passwords like the username, shorter than 8, common
