@@ -27,7 +27,7 @@ def _run_due_work(referee: Referee, game: str, clock: FakeClock) -> int:
 def _play(settings: dict, seats: int, seed: int, step_ms: int = 700) -> tuple[Referee, str, FakeClock, int]:
     clock = FakeClock()
     referee = make_referee(clock)
-    info = referee.create_game(ruleset="wormlord", settings=settings, seed="ab" * 32)
+    info = referee.create_game(ruleset="wormlord", settings=settings, seed="ab" * 32, game_id=f"play-{seed}")
     referee.start_game(info.id, [SeatInfo(n, f"p{n}") for n in range(1, seats + 1)])
     rng = random.Random(seed)
     refused = 0
