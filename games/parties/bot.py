@@ -11,8 +11,18 @@ step for ever."""
 
 from __future__ import annotations
 
-import random
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Protocol, TypeVar
+
+T = TypeVar("T")
+
+
+class Rng(Protocol):
+    """The bot's own source of randomness (a ``random.Random`` will do): given, never global."""
+
+    def random(self) -> float: ...
+
+    def choice(self, seq: Sequence[T]) -> T: ...
 
 DIRECTIONS = {
     "N": (0, -1), "NE": (1, -1), "E": (1, 0), "SE": (1, 1),
@@ -36,7 +46,7 @@ def legal_moves(view: dict[str, Any], me: dict[str, Any]) -> list[str]:
     return moves
 
 
-def choose_move(view: dict[str, Any], rng: random.Random) -> str | None:
+def choose_move(view: dict[str, Any], rng: Rng) -> str | None:
     seat = view.get("you")
     if view.get("finished") or seat not in view.get("to_act", []):
         return None
@@ -74,7 +84,7 @@ def choose_move(view: dict[str, Any], rng: random.Random) -> str | None:
     return rng.choice(sorted(d for d in moves if after(d) == best))
 
 
-def move_order(view: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+def move_order(view: dict[str, Any], rng: Rng) -> dict[str, Any] | None:
     """The JSON body of a ``Move`` order, naming the tick so a late order is refused."""
     direction = choose_move(view, rng)
     return None if direction is None else {"direction": direction, "tick": view["tick"]}

@@ -37,7 +37,7 @@ def _refused(conn: psycopg.Connection, sql: str) -> str:
 def test_the_service_role_reads_and_appends_but_cannot_change_the_log_or_its_trigger(as_app):
     game, _ = started_game()
     # the test's own transaction is not committed: the role sees the table, not these rows
-    assert as_app.execute("SELECT count(*) FROM referee_event").fetchone()[0] >= 0
+    assert as_app.execute("SELECT count(*) FROM referee_event").fetchone() is not None  # SELECT is allowed
     privileges = as_app.execute(
         "SELECT has_table_privilege('referee_event', 'INSERT'), has_table_privilege('referee_event', 'UPDATE'), "
         "has_table_privilege('referee_event', 'DELETE'), has_table_privilege('referee_event', 'TRUNCATE'), "

@@ -28,7 +28,7 @@ def free_port() -> int:
 def own_redis(tmp_path):
     """A Redis of this test's own, so it can be stopped without harming anything else."""
     if shutil.which("redis-server") is None:
-        pytest.skip("redis-server is not installed (scripts/test.sh installs it)")
+        pytest.fail("redis-server is not installed: run the tests with scripts/test.sh, which installs it")
     port = free_port()
     proc = subprocess.Popen(["redis-server", "--bind", "127.0.0.1", "--port", str(port), "--save", "",
                              "--appendonly", "no", "--dir", str(tmp_path)],

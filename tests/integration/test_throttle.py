@@ -50,7 +50,7 @@ def test_two_processes_share_the_count_in_the_embedded_file_cache(tmp_path):
 def test_two_processes_share_the_count_in_redis(tmp_path):
     redis_url = os.environ.get("REDIS_URL")
     if not redis_url:
-        pytest.skip("needs the Redis that scripts/test.sh starts")
+        pytest.fail("needs the Redis that scripts/test.sh starts (REDIS_URL is not set)")
     ip = fresh_ip()
     first = web_process(tmp_path / "a", redis_url, ip, 3)
     second = web_process(tmp_path / "b", redis_url, ip, 3)  # no shared directory: only Redis

@@ -61,7 +61,7 @@ def test_a_round_clock_ends_through_its_eta_without_a_sweep(real_time_worker):
     assert [(r.key, r.status, r.result) for r in ends] == [
         ("round:1:end", "done", "ran"), ("round:2:end", "done", "ran")]
     # each end was stamped by the referee's clock at or after its time, never before
-    assert all(e.payload["late_ms"] >= 0 for e in ended)
+    assert not [e.payload["late_ms"] for e in ended if e.payload["late_ms"] < 0]
     assert services.referee_get().verify(str(game.pk)).ok
 
 
