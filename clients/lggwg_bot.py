@@ -82,11 +82,6 @@ def wait_on_stream(base_url: str, token: str | None, game: str, after: int, seco
     return True
 
 
-def find_open_game(client: RefereeClient) -> str | None:
-    games = [g for g in client.games(status="open", ruleset="lggwg") if g.get("ruleset") == "lggwg"]
-    return str(games[-1]["id"]) if games else None
-
-
 def my_team(position: dict[str, Any]) -> dict[str, Any] | None:
     return next((t for t in position.get("teams") or [] if t.get("seat") == position.get("you")), None)
 
@@ -187,18 +182,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     client = RefereeClient(args.url, token=args.token)
-    if not client.token:
-        if not (args.user and args.password):
-            print("give --token (or REFEREE_TOKEN), or --user and --password", file=sys.stderr)
-            return 2
-        client.login(args.user, args.password)
-    game = args.game or (find_open_game(client) if args.join else None)
-    if not game:
-        print("no game given and no open LGGWG game found", file=sys.stderr)
+    try:
+        game = client.take_seat(ruleset="lggwg", game=args.game, join=args.join,
+                                name=args.name or args.user or "LGGWG bot", user=args.user, password=args.password)
+    except ValueError as problem:
+        print(problem, file=sys.stderr)
         return 2
-    if args.join:
-        joined = client.join(game, args.name or args.user or "LGGWG bot")
-        print(json.dumps({"joined": game, "seat": joined["seat"]}), flush=True)
 
     def say(line: str) -> None:
         if not args.quiet:

@@ -40,12 +40,6 @@ def default_policy() -> Policy:
     return move_order
 
 
-def find_open_game(client: RefereeClient) -> str | None:
-    """The oldest open Parties game, if any."""
-    games = [g for g in client.games(status="open", ruleset="parties") if g.get("ruleset") == "parties"]
-    return str(games[-1]["id"]) if games else None
-
-
 def wants_my_move(position: dict[str, Any]) -> bool:
     """The tick in play waits for this bot (solos and leaders choose; followers follow)."""
     return (not position.get("finished") and bool(position.get("tick"))
@@ -199,19 +193,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     client = RefereeClient(args.url, token=args.token)
-    if not client.token:
-        if not (args.user and args.password):
-            print("give --token (or REFEREE_TOKEN), or --user and --password", file=sys.stderr)
-            return 2
-        client.login(args.user, args.password)
-    game = args.game or (find_open_game(client) if args.join else None)
-    if not game:
-        print("no game given and no open Parties game found", file=sys.stderr)
+    try:
+        game = client.take_seat(ruleset="parties", game=args.game, join=args.join,
+                                name=args.name or args.user or "Parties bot", user=args.user, password=args.password)
+    except ValueError as problem:
+        print(problem, file=sys.stderr)
         return 2
-    if args.join:
-        name = args.name or args.user or "Parties bot"
-        joined = client.join(game, name)
-        print(json.dumps({"joined": game, "seat": joined["seat"]}), flush=True)
 
     def say(line: str) -> None:
         if not args.quiet:

@@ -118,6 +118,28 @@ class RefereeClient:
         query = "&".join(f"{k}={v}" for k, v in filters.items())
         return self._call("GET", "/games/" + (f"?{query}" if query else ""))
 
+    def oldest_open_game(self, ruleset: str) -> str | None:
+        """The id of the oldest game of ``ruleset`` still open for seats, if any."""
+        games = [g for g in self.games(status="open", ruleset=ruleset) if g.get("ruleset") == ruleset]
+        return str(games[-1]["id"]) if games else None
+
+    def take_seat(self, *, ruleset: str, game: str | None, join: bool, name: str,
+                  user: str | None = None, password: str | None = None) -> str:
+        """What every bot's command line does first: sign in (unless a token was given),
+        find the game (with ``join`` and no id: the oldest open one of ``ruleset``) and take
+        a seat in it if asked. Raises ``ValueError`` with a sentence for the user."""
+        if not self.token:
+            if not (user and password):
+                raise ValueError("give --token (or REFEREE_TOKEN), or --user and --password")
+            self.login(user, password)
+        found = game or (self.oldest_open_game(ruleset) if join else None)
+        if not found:
+            raise ValueError(f"no game given and no open {ruleset} game found")
+        if join:
+            joined = self.join(found, name)
+            print(json.dumps({"joined": found, "seat": joined["seat"]}), flush=True)
+        return found
+
     def create_game(self, name: str, ruleset: str, **options: Any) -> dict[str, Any]:
         return self._write("POST", "/games/", {"name": name, "ruleset": ruleset, **options})
 
