@@ -107,6 +107,9 @@ def _jittered_sleep(attempt: int) -> None:
     time.sleep(_jitter.uniform(0, 0.002 * 2**attempt))
 
 
+RECENT_RECORDS = 32
+
+
 @dataclass(frozen=True)
 class Position:
     """A game's position and the head of its log, as one order left it: the next order in
@@ -116,6 +119,13 @@ class Position:
     last_seq: int
     last_hash: str
     snapshot_seq: int  # the latest snapshot's seq (0: none)
+    #: The last few records up to the head, as read or appended: what a viewer's numbering
+    #: needs to catch up after an order, joined by the hash chain, without reading them again.
+    recent: tuple[StoredRecord, ...] = ()
+
+    def with_records(self, records: Sequence[StoredRecord]) -> tuple[StoredRecord, ...]:
+        """``recent`` followed by ``records`` (which start right after the head), bounded."""
+        return (*self.recent, *records)[-RECENT_RECORDS:]
 
 
 @dataclass(frozen=True)
@@ -128,6 +138,7 @@ class Outcome:
     last_seq: int
     replayed: bool = False
     position: Position | None = None  # None for a replayed key
+    game: GameInfo | None = None  # the game as the order left it (finished or not), when handle knows it
 
     @property
     def events(self) -> tuple[StoredRecord, ...]:
@@ -271,7 +282,8 @@ class Referee:
         )
         if not outcome.replayed and rules.is_finished(outcome.state):
             self.store.update_game(game_id, status="finished")
-        return outcome
+            info = replace(info, status="finished")
+        return replace(outcome, game=info)
 
     def _append_decided(
         self,
@@ -346,7 +358,8 @@ class Referee:
                     return self._replay_idempotent(info, earlier, command_type, payload, actor)
                 self.backoff(_attempt)
                 continue
-            after = Position(new_state, head, stored[-1].hash, snapshot.seq if snapshot else position.snapshot_seq)
+            after = Position(new_state, head, stored[-1].hash, snapshot.seq if snapshot else position.snapshot_seq,
+                             position.with_records(stored))
             POSITIONS.put((self.store.cache_scope(), str(info.id)), rules.version, after)
             return Outcome(tuple(stored[len(preface):]), new_state, head, position=after)
         raise ConcurrencyError("The game is busy; the order could not be placed. Try again.", game=info.id)
@@ -441,7 +454,8 @@ class Referee:
                 records = self.store.read(game_id, after=cached.last_seq - 1)
                 if records and records[0].seq == cached.last_seq and records[0].hash == cached.last_hash:
                     state = rules.fold(cached.state, self._events(rules, records[1:]))
-                    position = Position(state, records[-1].seq, records[-1].hash, cached.snapshot_seq)
+                    position = Position(state, records[-1].seq, records[-1].hash, cached.snapshot_seq,
+                                        cached.with_records(records[1:]))
                     POSITIONS.put(key, rules.version, position)
                     return position
         position = self._load_position(game_id, rules, seq)
@@ -464,7 +478,7 @@ class Referee:
             state, snapshot_seq = rules.state_from_data(snap.state), snap.seq
             records = [r for r in records if r.seq > snap.seq] if records and records[0].seq <= snap.seq else records
         state = rules.fold(state, self._events(rules, records))
-        return Position(state, tail.last_seq, tail.last_hash, snapshot_seq)
+        return Position(state, tail.last_seq, tail.last_hash, snapshot_seq, tuple(records[-RECENT_RECORDS:]))
 
     def replay(self, game_id: str, upto: int | None = None) -> Any:
         """The fold from the first record, ignoring snapshots (what verify trusts)."""
@@ -522,19 +536,28 @@ class Referee:
             return MODERATOR_VIEW
         return viewer
 
-    def numbering(self, game_id: str, viewer: Viewer, info: GameInfo | None = None) -> Numbering:
+    def numbering(
+        self, game_id: str, viewer: Viewer, info: GameInfo | None = None, known: Sequence[StoredRecord] = (),
+    ) -> Numbering:
         """Which records ``viewer`` sees, so they can be numbered without gaps. Kept per
         process and extended with one read of the records from its last one on (whose hash
-        must still match: an append that was rolled back invalidates it)."""
+        must still match: an append that was rolled back invalidates it). ``known`` are
+        records in hand (an order's own, just appended): when they join the cached
+        numbering by the hash chain, it is extended by them without reading the log."""
         info = info or self.store.get_game(game_id)
         effective = self._effective(info, viewer)
         if effective.kind is ViewerKind.MODERATOR:
-            return Numbering([], self.store.last_seq(game_id), identity=True)
+            return Numbering([], known[-1].seq if known else self.store.last_seq(game_id), identity=True)
         rules = self.ruleset_for(info)
         key = (self.store.cache_scope(), game_id, str(effective.kind), effective.seat)
         cached = self.store_numberings.get(key)
         real: list[int] = []
-        if cached is not None and cached.last_read:
+        joined = _joining(cached, known) if cached is not None and cached.last_read else None
+        if joined is not None:
+            if not joined:
+                return cached  # type: ignore[return-value]
+            real, records = list(cached.real), joined  # type: ignore[union-attr]
+        elif cached is not None and cached.last_read:
             records = self.store.read(game_id, after=cached.last_read - 1)
             if records and records[0].seq == cached.last_read and records[0].hash == cached.last_hash:
                 if len(records) == 1:
@@ -542,7 +565,7 @@ class Referee:
                 real, records = list(cached.real), records[1:]
             else:
                 cached = None  # the log behind the cache was rolled back
-        if cached is None or not cached.last_read:
+        if joined is None and (cached is None or not cached.last_read):
             records = self.store.read(game_id)
         for r in records:
             if item_for(rules, effective, r, _decode) is not None:
@@ -551,6 +574,27 @@ class Referee:
         fresh = Numbering(real, last.seq if last else 0, last_hash=last.hash if last else "")
         self.store_numberings.put(key, fresh)
         return fresh
+
+    def order_answer(
+        self, game_id: str, viewer: Viewer, records: Sequence[StoredRecord], info: GameInfo | None = None,
+        position: Position | None = None,
+    ) -> tuple[list[dict[str, Any]], int]:
+        """What ``viewer`` sees of the records an order just appended, and how many records
+        they have been shown by then. The records in hand are the log's own (just appended,
+        hash-chained): numbered and shown from memory when the viewer's numbering reaches
+        up to them, read again only when it does not."""
+        info = info or self.store.get_game(game_id)
+        known: Sequence[StoredRecord] = records
+        if position is not None and records and position.last_seq == records[-1].seq:
+            known = position.recent  # ends with these records, which are committed: so is what they chain to
+        numbering = self.numbering(game_id, viewer, info, known=known)
+        if not records:
+            return [], numbering.count
+        rules = self.ruleset_for(info)
+        effective = self._effective(info, viewer)
+        upto = min(records[-1].seq, numbering.last_read)
+        items = [item for r in records if r.seq <= upto and (item := item_for(rules, effective, r, _decode)) is not None]
+        return renumber(items, numbering), numbering.count
 
     def feed(self, game_id: str, viewer: Viewer, after: int = 0, upto: int | None = None) -> list[dict[str, Any]]:
         """The log as ``viewer`` may see it, numbered in their own sequence: records they
@@ -747,6 +791,17 @@ def _order_digest(rules: Ruleset, command_type: str, payload: Mapping[str, Any])
     except (RuleViolation, DataError, TypeError, ValueError):
         pass  # not an order of this ruleset: the raw body is what was sent
     return digest({"order": command_type, "body": body})
+
+
+def _joining(cached: Numbering, known: Sequence[StoredRecord]) -> list[StoredRecord] | None:
+    """The records of ``known`` after the cached numbering's last one, if ``known`` reaches
+    back to it by the hash chain (so nothing between can be missing); None if it does not."""
+    for i, r in enumerate(known):
+        if r.seq == cached.last_read:
+            return list(known[i + 1:]) if r.hash == cached.last_hash else None
+        if r.seq == cached.last_read + 1:
+            return list(known[i:]) if r.prev_hash == cached.last_hash else None
+    return None
 
 
 def _seats(seat: int | None) -> tuple[int, ...]:

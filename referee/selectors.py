@@ -9,10 +9,10 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 
 from games.base import MODERATOR_VIEW, PUBLIC, Ruleset, Viewer
-from referee.core import VerifyReport
+from referee.core import Position, VerifyReport
 from referee.instance import referee_get
 from referee.models import DueWork, Game, Seat
-from referee.store.base import StoredRecord
+from referee.store.base import GameInfo, StoredRecord
 
 
 def seat_get(*, game_id: str, user: AbstractBaseUser | None) -> Seat | None:
@@ -130,15 +130,15 @@ def game_events_of(*, game_id: str, viewer: Viewer, records: Sequence[StoredReco
     return referee_get().feed_between(game_id, viewer, records[0].seq - 1, records[-1].seq)
 
 
-def order_answer_get(*, game_id: str, viewer: Viewer, records: Sequence[StoredRecord]) -> tuple[list[dict[str, Any]], int]:
+def order_answer_get(
+    *, game_id: str, viewer: Viewer, records: Sequence[StoredRecord], game: GameInfo | None = None,
+    position: Position | None = None,
+) -> tuple[list[dict[str, Any]], int]:
     """The answer to an order in one pass: what ``viewer`` sees of the records it just
-    appended, and how many records they have now been shown (their numbering, read once)."""
-    referee = referee_get()
-    numbering = referee.numbering(game_id, viewer)
-    if not records:
-        return [], numbering.count
-    items = referee.feed_between(game_id, viewer, records[0].seq - 1, records[-1].seq, numbering)
-    return items, numbering.count
+    appended, and how many records they have now been shown (from the records in hand
+    when the viewer's numbering reaches them; ``game`` as the order left it saves a read, and
+    its ``position`` the records just before them)."""
+    return referee_get().order_answer(game_id, viewer, records, game, position)
 
 
 def viewer_log_position(*, game_id: str, viewer: Viewer) -> int:

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import time
+import uuid
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
@@ -106,16 +107,28 @@ class OrderOutput(serializers.Serializer):
 
 
 def _order(request: Request, game_id: str, command_type: str, payload: dict, expected_seq: int | None = None) -> Response:
-    game = game_for(request, game_id)
-    outcome = services.command_handle(
-        game_id=str(game.pk), user=request.user, command_type=command_type, payload=payload,
-        idempotency_key=idempotency_key(request), expected_seq=expected_seq,
-    )
+    try:
+        game_id = str(uuid.UUID(game_id))  # one spelling of the id for the caches keyed by it
+    except ValueError:
+        game_for(request, game_id)  # "not found", as for any id that names no game
+        raise
+    try:
+        outcome = services.command_handle(
+            game_id=game_id, user=request.user, command_type=command_type, payload=payload,
+            idempotency_key=idempotency_key(request), expected_seq=expected_seq,
+        )
+    except Exception:
+        # An order needs a seat, and a seat lets its player see the game: only a refused
+        # order asks whether the game may be seen at all, so a game the user may not know
+        # of is "not found" (404) whatever was wrong with the order.
+        game_for(request, game_id)
+        raise
     order = outcome.records[0] if outcome.records else None
     # The seat the order was placed for is on its record: no second look-up of the seat.
     who = (Viewer.for_seat(order.actor_seat) if order is not None and order.actor_kind == "player"
-           and order.actor_seat is not None else selectors.viewer_for(game_id=str(game.pk), user=request.user))
-    events, seen = selectors.order_answer_get(game_id=str(game.pk), viewer=who, records=outcome.records)
+           and order.actor_seat is not None else selectors.viewer_for(game_id=game_id, user=request.user))
+    events, seen = selectors.order_answer_get(game_id=game_id, viewer=who, records=outcome.records, game=outcome.game,
+                                                  position=outcome.position)
     return Response(
         {"seq": seen, "replayed": outcome.replayed, "events": events},
         status=status.HTTP_200_OK if outcome.replayed else status.HTTP_201_CREATED,
