@@ -17,15 +17,15 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
 
 from games.base import REFEREE, Actor, ActorKind, Ruleset, RuleViolation, work_key_text
 from referee import clock, live, notifications
 from referee.celery import app as celery_app
 from referee.core import Outcome, Position, Referee
+from referee.due_rows import DueRows
 from referee.errors import RefereeError
 from referee.instance import referee_get
-from referee.models import DueWork, Game, SchedulerHeartbeat, Seat, Vacation
+from referee.models import DueWork, Game, SchedulerHeartbeat, Vacation
 from referee.store import sql as store_sql
 from referee.store.base import GameInfo, NewRecord, RecordKind
 
@@ -60,14 +60,16 @@ def notice_append(*, game_id: str, type_: str, payload: dict[str, Any], actor_ki
 
 
 def due_work_sync(
-    *, game: Game, now: dt.datetime | None = None, state: Any = None, rules: Ruleset | None = None
+    *, game: Game, now: dt.datetime | None = None, state: Any = None, rules: Ruleset | None = None,
+    rows: DueRows | None = None,
 ) -> list[DueWork]:
     """Make the game's pending rows match its position. Returns the rows due right now.
 
     The caller holds the game's row lock and passes the game row as it stands; with
-    ``state`` (and its ``rules``) the position is not read again. At most three statements:
-    read the pending rows (and those of the keys scheduled now), cancel the stale ones in
-    one UPDATE, create the new ones in one INSERT."""
+    ``state`` (and its ``rules``) the position is not read again. Two statements: read the
+    pending rows (and those of the keys scheduled now), then cancel the stale ones and
+    create the new ones in one. Within a unit of work (``rows``, a job running one row after
+    another) the writes wait for the unit's end (``DueRows.flush``)."""
     now = now or clock.now()
     works: dict[str, Any] = {}
     if game.status == Game.Status.ACTIVE:
@@ -76,24 +78,13 @@ def due_work_sync(
             rules = referee.ruleset_for(referee.store.get_game(str(game.pk)))
             state, _ = referee.current(str(game.pk))
         works = {work_key_text(w.key): w for w in rules.scheduled_work(state)}
+    unit_rows = rows if rows is not None else DueRows(game)
     # Only the pending rows and those of the keys due now: a game's finished rows are history.
-    if store_sql.enabled():
-        rows = store_sql.instances(DueWork, store_sql.run(_DUE_ROWS, (str(game.pk), list(works))))
-    else:
-        rows = list(DueWork.objects.select_for_update().filter(game=game).filter(
-            Q(status=DueWork.Status.PENDING) | Q(key__in=list(works))
-        ))
-    known = {r.key for r in rows}
-    stale = [r for r in rows if r.status == DueWork.Status.PENDING and r.key not in works]
-    if stale:
-        reason = "no longer due: the position moved on"
-        if store_sql.enabled():
-            store_sql.run(_CANCEL, (now, reason, [r.pk for r in stale]))
-        else:
-            DueWork.objects.filter(pk__in=[r.pk for r in stale]).update(
-                status=DueWork.Status.CANCELLED, done_at=now, result=reason)
-        for row in stale:
-            row.status, row.done_at, row.result = DueWork.Status.CANCELLED, now, reason
+    current = unit_rows.select(list(works))
+    known = {r.key for r in current}
+    for row in current:
+        if row.status == DueWork.Status.PENDING and row.key not in works:
+            unit_rows.close(row, DueWork.Status.CANCELLED, now, "no longer due: the position moved on")
     created: list[DueWork] = []
     for key, work in works.items():
         if key in known:
@@ -105,47 +96,24 @@ def due_work_sync(
             created.append(_create(game, key, DueWork.Kind.AT, work.seats, at, now))
         else:
             created += _create_deadline(game, key, work.seats, now)
-    if created:
-        _insert(game, created)
+    unit_rows.add(created)
+    if rows is None:
+        unit_rows.flush()
     timers_nudge(rows=[r for r in created if r.due_at is not None and r.due_at > now], now=now)
-    return [r for r in (*rows, *created) if r.status == DueWork.Status.PENDING and r.due_at is not None
+    return [r for r in (*current, *created) if r.status == DueWork.Status.PENDING and r.due_at is not None
             and r.due_at <= now]
 
 
-_DUE_ROWS = (f"SELECT {store_sql.columns(DueWork)} FROM referee_duework WHERE game_id = %s::uuid "
-             "AND (status = 'pending' OR key = ANY(%s::varchar[])) FOR UPDATE")
-_CANCEL = ("UPDATE referee_duework SET status = 'cancelled', done_at = %s::timestamptz, result = %s::varchar "
-           "WHERE id = ANY(%s::int8[])")
-_CLOSE = "UPDATE referee_duework SET status = %s::varchar, done_at = %s::timestamptz, result = %s::varchar WHERE id = %s::int8"
-_INSERT = ("INSERT INTO referee_duework (game_id, key, kind, seats, due_at, remaining, status, created_at, result) "
-           "SELECT %s::uuid, * FROM unnest(%s::varchar[], %s::varchar[], %s::jsonb[], %s::timestamptz[], "
-           "%s::interval[], %s::varchar[], %s::timestamptz[], %s::varchar[]) RETURNING id, key, kind")
-_AWAY = ("SELECT v.ends_at, s.number FROM referee_vacation v JOIN referee_seat s ON s.id = v.seat_id "
-         "WHERE s.game_id = %s::uuid AND v.starts_at <= %s::timestamptz AND v.ends_at > %s::timestamptz")
-_LOCK_GAME = f"SELECT {store_sql.columns(Game)} FROM referee_game WHERE id = %s::uuid FOR NO KEY UPDATE"
+_AWAY = ("SELECT s.number, v.starts_at, v.ends_at FROM referee_vacation v JOIN referee_seat s ON s.id = v.seat_id "
+         "WHERE s.game_id = %s::uuid AND v.ends_at > %s::timestamptz")
 _ROW_OF_KEY = (f"SELECT {store_sql.columns(DueWork)} FROM referee_duework WHERE game_id = %s::uuid AND key = %s::varchar "
                "AND status = 'pending' AND (%s::varchar = '' OR kind = %s::varchar) ORDER BY due_at, id LIMIT 1 "
                "FOR UPDATE SKIP LOCKED")
 
 
-def _insert(game: Game, rows: list[DueWork]) -> None:
-    """New rows in one INSERT (plain SQL on PostgreSQL), their ids set as bulk_create would."""
-    if not store_sql.enabled():
-        DueWork.objects.bulk_create(rows)
-        return
-    ids = {(key, kind): pk for pk, key, kind in store_sql.run(_INSERT, (
-        str(game.pk), [r.key for r in rows], [r.kind for r in rows], [store_sql.dumps(r.seats) for r in rows],
-        [r.due_at for r in rows], [r.remaining for r in rows], [r.status for r in rows],
-        [r.created_at for r in rows], [r.result for r in rows],
-    ))}
-    for row in rows:
-        row.pk = ids[(row.key, row.kind)]
-        row._state.adding, row._state.db = False, "default"
-
-
 def _create(game: Game, key: str, kind: str, seats: Any, due_at: dt.datetime | None, now: dt.datetime,
             remaining: dt.timedelta | None = None) -> DueWork:
-    """A new row, written by ``due_work_sync`` together with the others in one INSERT."""
+    """A new row, written with the unit's other changes in one statement (``DueRows.flush``)."""
     return DueWork(
         game=game, key=key, kind=kind, seats=list(seats), due_at=due_at, remaining=remaining, created_at=now
     )
@@ -170,34 +138,63 @@ def _create_deadline(game: Game, key: str, seats: tuple[int, ...], now: dt.datet
 
 @dataclass(frozen=True)
 class Away:
-    """A seat's vacation running now: when it ends."""
+    """A seat's vacation: when it starts and ends."""
 
     seat: int
+    starts_at: dt.datetime
     ends_at: dt.datetime
 
 
+#: The game's vacations not over by a moment (the parameter), as one JSON column of the query
+#: that locks the game: an expiry, and the deadline it starts, then need no statement of their own.
+VACATIONS_COLUMN = (
+    "(SELECT coalesce(json_agg(json_build_array(s.number, v.starts_at, v.ends_at)), '[]') "
+    "FROM referee_vacation v JOIN referee_seat s ON s.id = v.seat_id "
+    "WHERE s.game_id = g.id AND v.ends_at > %s::timestamptz)"
+)
+
+
+_LOCK_GAME = (f"SELECT {store_sql.columns(Game, 'g')}, {VACATIONS_COLUMN} FROM referee_game g WHERE g.id = %s::uuid "
+              "FOR NO KEY UPDATE OF g")
+
+
+def vacations_known(game: Game, since: dt.datetime, column: Any) -> None:
+    """Keep on the locked game row what ``VACATIONS_COLUMN`` read at ``since``."""
+    rows = store_sql.loads(column) or []
+    game._vacations_from = (since, [  # type: ignore[attr-defined]
+        Away(seat, dt.datetime.fromisoformat(starts), dt.datetime.fromisoformat(ends)) for seat, starts, ends in rows
+    ])
+
+
+_AWAY_OF_GAMES = ("SELECT s.game_id, s.number, v.starts_at, v.ends_at FROM referee_vacation v "
+                  "JOIN referee_seat s ON s.id = v.seat_id WHERE s.game_id = ANY(%s::uuid[]) AND v.ends_at > %s::timestamptz")
+
+
+def _vacations_prefetch(games: list[Game], now: dt.datetime) -> None:
+    """The vacations of a sweep's batch of locked games in one statement."""
+    if not store_sql.enabled() or not games:
+        return
+    away: dict[str, list[Away]] = {str(g.pk): [] for g in games}
+    for game_id, *row in store_sql.run(_AWAY_OF_GAMES, ([str(g.pk) for g in games], now)):
+        away[str(game_id)].append(Away(*row))
+    for game in games:
+        game._vacations_from = (now, away[str(game.pk)])  # type: ignore[attr-defined]
+
+
 def _vacations(game: Game, seats: tuple[int, ...], now: dt.datetime) -> list[Away]:
-    """The vacations running at ``now`` of these seats. Read once per game row and instant:
-    an expiry and the deadline it starts ask for the same game under the same lock, while
-    no vacation can be declared (that takes the game's lock too)."""
-    memo = getattr(game, "_vacations_at", None)
-    if memo is None or memo[0] != now:
+    """The vacations running at ``now`` of these seats. Read once per locked game row (with
+    the lock when it can be): no vacation can be declared meanwhile (that takes the game's
+    lock too), and ``now`` only moves on."""
+    memo = getattr(game, "_vacations_from", None)
+    if memo is None or now < memo[0]:
         if store_sql.enabled():
-            away = [Away(seat, ends) for ends, seat in store_sql.run(_AWAY, (str(game.pk), now, now))]
+            away = [Away(*row) for row in store_sql.run(_AWAY, (str(game.pk), now))]
         else:
-            away = [Away(v.seat.number, v.ends_at) for v in Vacation.objects.filter(
-                seat__game=game, starts_at__lte=now, ends_at__gt=now).select_related("seat")]
+            away = [Away(v.seat.number, v.starts_at, v.ends_at) for v in Vacation.objects.filter(
+                seat__game=game, ends_at__gt=now).select_related("seat")]
         memo = (now, away)
-        game._vacations_at = memo  # type: ignore[attr-defined]
-    return [v for v in memo[1] if v.seat in seats]
-
-
-def _close(row: DueWork, now: dt.datetime, status: str, result: str) -> None:
-    row.status, row.done_at, row.result = status, now, result[:200]
-    if store_sql.enabled():
-        store_sql.run(_CLOSE, (row.status, now, row.result, row.pk))
-    else:
-        row.save(update_fields=["status", "done_at", "result"])
+        game._vacations_from = memo  # type: ignore[attr-defined]
+    return [v for v in memo[1] if v.seat in seats and v.starts_at <= now < v.ends_at]
 
 
 def timer_horizon() -> dt.timedelta:
@@ -253,19 +250,20 @@ def due_work_run(*, game_id: str, key: str, kind: str = "", now: dt.datetime | N
     ``due_work_sync``), so a job and an order, or two jobs of one game, never deadlock."""
     now = now or clock.now()
     with transaction.atomic():
-        game, row = _locked_game_and_row(game_id, key, kind)
+        game, row = _locked_game_and_row(game_id, key, kind, now)
         if game is None:
             return "no such game"
         if row is None:
             return "nothing to do"
         unit = _Unit.of(game)
-        result = _execute(row, unit, now)
+        result = _execute(unit.rows.adopt([row])[0], unit, now)
         if unit.due is not None:
             _run_rows(unit, unit.due, now)
+        unit.rows.flush()
         return result
 
 
-def _locked_game_and_row(game_id: str, key: str, kind: str) -> tuple[Game | None, DueWork | None]:
+def _locked_game_and_row(game_id: str, key: str, kind: str, now: dt.datetime) -> tuple[Game | None, DueWork | None]:
     """The game, locked, then its first pending row of ``key`` (and ``kind``), locked unless
     another worker has it."""
     if store_sql.enabled():
@@ -273,9 +271,11 @@ def _locked_game_and_row(game_id: str, key: str, kind: str) -> tuple[Game | None
             uuid.UUID(str(game_id))
         except ValueError:
             return None, None
-        games = store_sql.instances(Game, store_sql.run(_LOCK_GAME, (str(game_id),)))
-        if not games:
+        found = store_sql.run(_LOCK_GAME, (now, str(game_id)))
+        if not found:
             return None, None
+        games = store_sql.instances(Game, [found[0][:-1]])
+        vacations_known(games[0], now, found[0][-1])
         rows = store_sql.instances(DueWork, store_sql.run(_ROW_OF_KEY, (str(game_id), key, kind, kind)))
         return games[0], (rows[0] if rows else None)
     game = Game.objects.select_for_update(no_key=True).filter(pk=game_id).first()
@@ -295,13 +295,22 @@ class _Unit:
     game: Game
     info: GameInfo
     rules: Ruleset
+    rows: DueRows
     position: Position | None = None
     due: list[DueWork] | None = None
+    live_told: bool = False  # live readers are told once per unit, when it commits
 
     @classmethod
     def of(cls, game: Game) -> _Unit:
         info = game_info(game)
-        return cls(game, info, _referee().ruleset_for(info))
+        return cls(game, info, _referee().ruleset_for(info), DueRows(game))
+
+    def tell_live_readers(self) -> None:
+        """Live readers learn of what the unit appended as soon as it commits, whoever ran
+        it (a worker's task, the sweeper, a test), not at their next fallback poll."""
+        if not self.live_told:
+            self.live_told = True
+            transaction.on_commit(lambda game_id=str(self.game.pk): live.notify_appended(game_id))
 
     def advance(self, outcome: Outcome | None) -> None:
         if outcome is None or outcome.position is None:
@@ -333,7 +342,7 @@ def _run_rows(unit: _Unit, rows: list[DueWork], now: dt.datetime, budget: int = 
         _execute(row, unit, now)
         ran += 1
         rest = unit.due if unit.due is not None else pending[1:]
-        pending = [r for r in rest if r.pk != row.pk and r.status == DueWork.Status.PENDING]
+        pending = [r for r in rest if r is not row and r.status == DueWork.Status.PENDING]
     enqueue_due_now(pending)
     return ran
 
@@ -343,7 +352,8 @@ def _execute(row: DueWork, unit: _Unit, now: dt.datetime) -> str:
     if row.due_at is None or row.due_at > now:
         return "not due yet"
     if game.frozen_reason or game.status != Game.Status.ACTIVE:
-        _close(row, now, DueWork.Status.CANCELLED, f"game {game.status}{' and frozen' if game.frozen_reason else ''}")
+        unit.rows.close(row, DueWork.Status.CANCELLED, now,
+                        f"game {game.status}{' and frozen' if game.frozen_reason else ''}")
         return row.result
     if game.paused_at is not None:
         return "game paused"
@@ -355,14 +365,13 @@ def _execute(row: DueWork, unit: _Unit, now: dt.datetime) -> str:
         log.error("due work %s/%s refused: %s", game.pk, row.key, exc)
         result = f"refused: {exc}"
         unit.position = None  # the refused step may have appended a notice: read the position afresh
-    _close(row, now, DueWork.Status.DONE, result)
+    unit.rows.close(row, DueWork.Status.DONE, now, result)
     if row.kind in (DueWork.Kind.NOTIFY, DueWork.Kind.REMIND):
         return result  # an e-mail changes no position: the game's other rows stand as they are
-    # Live readers learn of what the job appended as soon as it commits, whoever ran it
-    # (a worker's task, the sweeper, a test), not at their next fallback poll.
-    transaction.on_commit(lambda game_id=str(game.pk): live.notify_appended(game_id))
+    unit.tell_live_readers()
     state = unit.position.state if unit.position is not None else None
-    unit.due = due_work_sync(game=game, now=now, state=state, rules=unit.rules if state is not None else None)
+    unit.due = due_work_sync(game=game, now=now, state=state, rules=unit.rules if state is not None else None,
+                             rows=unit.rows)
     return result
 
 
@@ -376,11 +385,12 @@ def _perform(unit: _Unit, row: DueWork, now: dt.datetime) -> str:
         return "ran" if outcome is not None else "no longer due"
     if row.kind == DueWork.Kind.DEADLINE:
         return _expire(unit, row, now)
-    seats = list(Seat.objects.filter(game=game, number__in=row.seats).select_related("user"))
+    to = notifications.recipients_get(game_id=game_id, seats=row.seats)
     if row.kind == DueWork.Kind.NOTIFY:
-        return f"notified {notifications.turn_started(game=game, seats=seats)}"
-    deadline = DueWork.objects.filter(game=game, key=row.key, kind=DueWork.Kind.DEADLINE).first()
-    return f"reminded {notifications.deadline_near(game=game, seats=seats, due_at=deadline.due_at if deadline else now)}"
+        return f"notified {notifications.turn_started(game=game, recipients=to)}"
+    deadline = unit.rows.deadline_of(row.key)
+    due_at = deadline.due_at if deadline is not None and deadline.due_at is not None else now
+    return f"reminded {notifications.deadline_near(game=game, recipients=to, due_at=due_at)}"
 
 
 def _expire(unit: _Unit, row: DueWork, now: dt.datetime) -> str:
@@ -441,10 +451,13 @@ def sweep(*, now: dt.datetime | None = None, limit: int = 10_000, batch: int | N
             rows: dict[Any, list[DueWork]] = {}
             for row in due.filter(game__in=games).order_by("due_at", "id"):
                 rows.setdefault(row.game_id, []).append(row)
+            _vacations_prefetch(games, now)
             for game in games:
                 try:
                     with transaction.atomic():
-                        ran += _run_rows(_Unit.of(game), rows.get(game.pk, []), now)
+                        unit = _Unit.of(game)
+                        ran += _run_rows(unit, unit.rows.adopt(rows.get(game.pk, [])), now)
+                        unit.rows.flush()
                 except Exception:
                     log.exception("due work of game %s failed; it is left for the next sweep", game.pk)
                     failed.add(game.pk)

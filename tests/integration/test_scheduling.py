@@ -218,3 +218,41 @@ def test_operators_see_overdue_work_and_its_lag(now, capsys, client):
     assert "turn:0:deadline" in out and "OVERDUE 600s" in out
     health = client.get("/health/").json()
     assert health["oldest_overdue_lag_seconds"] >= 600
+
+
+def _other(seats, seat):
+    return next(s for s in seats if s is not seat)
+
+
+@pytest.mark.parametrize("runner", ["job", "sweep"])
+def test_the_turn_passed_to_a_seat_on_vacation_gets_its_deadline_past_the_vacation(now, runner):
+    """The turn start runs as a job (the game locked with its vacations in one statement) or in
+    a sweep (a batch's vacations in one statement): either way it sees the vacation."""
+    game, seats = started_game()
+    seat = acting_seat(game, seats)
+    other = _other(seats, seat)
+    services.vacation_declare(game_id=str(game.pk), user=other.user, starts_at=T0, ends_at=T0 + dt.timedelta(days=3))
+    services.command_handle(game_id=str(game.pk), user=seat.user, command_type="Hold", payload={})
+    start = DueWork.objects.get(game=game, kind="now", status="pending")
+    if runner == "job":
+        scheduling.due_work_run(game_id=str(game.pk), key=start.key, kind="now")
+    else:
+        scheduling.sweep()
+    assert deadline(game).seats == [other.number]
+    assert deadline(game).due_at == T0 + dt.timedelta(days=3, hours=36)
+
+
+@pytest.mark.parametrize("runner", ["job", "sweep"])
+def test_a_vacation_that_has_not_begun_does_not_excuse_a_missed_deadline(now, runner):
+    game, seats = started_game(vacation_policy="referee")
+    seat = acting_seat(game, seats)
+    services.vacation_declare(game_id=str(game.pk), user=seat.user, starts_at=T0 + dt.timedelta(hours=40),
+                              ends_at=T0 + dt.timedelta(days=3))
+    row = deadline(game)
+    now.set(T0 + dt.timedelta(hours=37))
+    if runner == "job":
+        scheduling.due_work_run(game_id=str(game.pk), key=row.key, kind="deadline")
+    else:
+        scheduling.sweep()
+    assert referee_orders(game) == ["Setup", "Hold"]
+    assert Event.objects.get(game=game, type="DeadlineExpired").payload["reason"] == "the deadline passed"

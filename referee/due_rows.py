@@ -1,0 +1,100 @@
+"""One game's due-work rows within one unit of work (the game's row locked), written once.
+
+A deadline job closes its row, cancels the reminder the expiry made stale, creates the next
+turn's start, runs it at once, closes it, creates the next deadline, its reminder and its
+notice, sends the notice and closes it: written as it happened that is three UPDATEs, two
+INSERTs and two more UPDATEs. ``DueRows`` keeps the unit's own copy of every row it has read
+or made, answers later reads in the unit from that copy (laid over what the database still
+says), and writes every change and every new row in one statement at the end (``flush``):
+new rows go in already in their final state (a turn start that ran in the same unit goes in
+done). The caller holds the game's row lock throughout, and no other writer touches a
+game's due rows without that lock, so nothing the unit has not seen can change under it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from django.db.models import Q
+
+from referee.models import DueWork, Game
+from referee.store import sql as store_sql
+
+_SELECT = (f"SELECT {store_sql.columns(DueWork)} FROM referee_duework WHERE game_id = %s::uuid "
+           "AND (status = 'pending' OR key = ANY(%s::varchar[])) FOR UPDATE")
+# One statement for a unit's writes: the changed rows' new state (a data-modifying CTE runs
+# whether or not it is referenced), then the new rows, returning their ids.
+_FLUSH = (
+    "WITH changed AS (UPDATE referee_duework d SET status = u.status, done_at = u.done_at, result = u.result "
+    "FROM unnest(%s::int8[], %s::varchar[], %s::timestamptz[], %s::varchar[]) AS u (id, status, done_at, result) "
+    "WHERE d.id = u.id RETURNING d.id) "
+    "INSERT INTO referee_duework (game_id, key, kind, seats, due_at, remaining, status, created_at, done_at, result) "
+    "SELECT %s::uuid, * FROM unnest(%s::varchar[], %s::varchar[], %s::jsonb[], %s::timestamptz[], %s::interval[], "
+    "%s::varchar[], %s::timestamptz[], %s::timestamptz[], %s::varchar[]) RETURNING id, key, kind"
+)
+
+
+class DueRows:
+    """The unit's copy of a game's due rows: reads laid over the database, writes buffered."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self._seen: dict[int, DueWork] = {}  # rows read in this unit, by id: the unit's copy
+        self._changed: dict[int, DueWork] = {}  # of those, the ones whose state changed
+        self._new: list[DueWork] = []  # rows made in this unit, written by ``flush``
+
+    def adopt(self, rows: Iterable[DueWork]) -> list[DueWork]:
+        """Rows the caller read (the job's own row, a sweep's batch), as the unit's copies."""
+        return [self._seen.setdefault(r.pk, r) for r in rows]
+
+    def select(self, keys: Sequence[str]) -> list[DueWork]:
+        """The game's pending rows and the rows of ``keys`` (locked), as this unit left them."""
+        if store_sql.enabled():
+            found = store_sql.instances(DueWork, store_sql.run(_SELECT, (str(self.game.pk), list(keys))))
+        else:
+            found = list(DueWork.objects.select_for_update().filter(game=self.game).filter(
+                Q(status=DueWork.Status.PENDING) | Q(key__in=list(keys))))
+        wanted = set(keys)
+        mine = self.adopt(found)
+        mine += [r for r in self._new if r.key in wanted or r.status == DueWork.Status.PENDING]
+        return [r for r in mine if r.status == DueWork.Status.PENDING or r.key in wanted]
+
+    def add(self, rows: Iterable[DueWork]) -> None:
+        self._new.extend(rows)
+
+    def close(self, row: DueWork, status: str, done_at: object, result: str) -> None:
+        row.status, row.done_at, row.result = status, done_at, result[:200]
+        if row.pk is not None:
+            self._changed[row.pk] = row
+
+    def deadline_of(self, key: str) -> DueWork | None:
+        """The deadline row of ``key``: the unit's own if it made or read one."""
+        for row in (*self._new, *self._seen.values()):
+            if row.key == key and row.kind == DueWork.Kind.DEADLINE:
+                return row
+        return DueWork.objects.filter(game=self.game, key=key, kind=DueWork.Kind.DEADLINE).first()
+
+    def flush(self) -> None:
+        """Write what the unit changed and made: one statement (PostgreSQL)."""
+        changed, new = list(self._changed.values()), self._new
+        self._changed, self._new = {}, []
+        if not changed and not new:
+            return
+        if not store_sql.enabled():
+            for row in changed:
+                row.save(update_fields=["status", "done_at", "result"])
+            DueWork.objects.bulk_create(new)
+        else:
+            ids = {(key, kind): pk for pk, key, kind in store_sql.run(_FLUSH, (
+                [r.pk for r in changed], [r.status for r in changed], [r.done_at for r in changed],
+                [r.result for r in changed],
+                str(self.game.pk), [r.key for r in new], [r.kind for r in new],
+                [store_sql.dumps(r.seats) for r in new], [r.due_at for r in new], [r.remaining for r in new],
+                [r.status for r in new], [r.created_at for r in new], [r.done_at for r in new],
+                [r.result for r in new],
+            ))}
+            for row in new:
+                row.pk = ids[(row.key, row.kind)]
+                row._state.adding, row._state.db = False, "default"
+        for row in new:
+            self._seen[row.pk] = row
