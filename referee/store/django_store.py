@@ -17,6 +17,7 @@ from referee.store.base import (
     EventStore,
     GameInfo,
     LoadedTail,
+    LoggedEvent,
     NewRecord,
     RecordKind,
     Snapshot,
@@ -62,13 +63,14 @@ def _raw_record(game: str, row: Sequence[object]) -> StoredRecord:
     """A record from a row of ``sql.READ_COLUMNS``."""
     (seq, kind, type_, payload, audience_kind, audience_seat, actor_kind, actor_seat, schema_version,
      key, cause_seq, draws, created_at, prev_hash, hash_, audience_seats, record_version) = row
+    # Most records drew no dice and are for everyone: "[]" needs no parser.
     return stored_record(
         game_id=game, seq=seq, kind=_KINDS[kind], type=type_, payload=sql.loads(payload),
         audience_kind=audience_kind, audience_seat=audience_seat, actor_kind=actor_kind, actor_seat=actor_seat,
         schema_version=schema_version, idempotency_key=key, cause_seq=cause_seq,
         draws=() if draws == "[]" else tuple(sql.loads(draws)),
         created_at=created_at, prev_hash=prev_hash, hash=hash_,
-        audience_seats=tuple(sql.loads(audience_seats) or ()) if audience_seats is not None else (),
+        audience_seats=() if audience_seats is None or audience_seats == "[]" else tuple(sql.loads(audience_seats) or ()),
         record_version=record_version or 1,
     )
 
@@ -82,6 +84,8 @@ _HASH_SQL = "SELECT hash FROM referee_event WHERE game_id = %s::uuid AND seq = %
 _LAST_SQL = "SELECT seq FROM referee_event WHERE game_id = %s::uuid ORDER BY seq DESC LIMIT 1"
 _READ_SQL = (f"SELECT {sql.READ_COLUMNS} FROM referee_event WHERE game_id = %s::uuid AND seq > %s::int4 "
              "AND seq <= %s::int4 ORDER BY seq")
+_EVENTS_SQL = ("SELECT seq, type, payload, schema_version FROM referee_event WHERE game_id = %s::uuid "
+               "AND seq > %s::int4 AND seq <= %s::int4 AND kind = 'event' ORDER BY seq")
 _KEY_SQL = (f"SELECT {sql.READ_COLUMNS} FROM referee_event WHERE game_id = %s::uuid "
             "AND idempotency_key = %s::varchar")
 _SNAPSHOT_SQL = ("INSERT INTO referee_snapshot (game_id, seq, ruleset_version, state, state_hash, created_at) "
@@ -163,6 +167,8 @@ class DjangoEventStore(EventStore):
                             expected=expected_seq,
                         )
                     prev = prev_row.hash
+                if prev_hash is not None and prev_hash != prev:
+                    raise ConcurrencyError("The log is not where the order expected it.", expected=expected_seq)
                 stored = stamp(str(game_id), expected_seq, prev, records, now)
                 Event.objects.bulk_create([
                     Event(
@@ -268,6 +274,16 @@ class DjangoEventStore(EventStore):
             fields["record_version"] = fields["record_version"] or 1
             out.append(StoredRecord(game_id=game, **fields))
         return out
+
+    def read_events(self, game_id: str, after: int = 0, upto: int | None = None) -> list[LoggedEvent]:
+        if sql.enabled():
+            loads = sql.loads
+            rows = sql.run(_EVENTS_SQL, (str(game_id), after, MAX_SEQ if upto is None else upto))
+            return [(seq, type_, loads(payload), version) for seq, type_, payload, version in rows]
+        qs = Event.objects.filter(game_id=game_id, seq__gt=after, kind=str(RecordKind.EVENT))
+        if upto is not None:
+            qs = qs.filter(seq__lte=upto)
+        return list(qs.order_by("seq").values_list("seq", "type", "payload", "schema_version"))
 
     def last_seq(self, game_id: str) -> int:
         if sql.enabled():

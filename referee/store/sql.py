@@ -54,7 +54,7 @@ def dumps(value: Any) -> str:
 
 def loads(value: Any) -> Any:
     """Django registers a text loader for jsonb on its connections; parse it here."""
-    return json.loads(value) if isinstance(value, str | bytes) else value
+    return json.loads(value) if isinstance(value, (str, bytes)) else value
 
 
 def run(sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:

@@ -81,6 +81,19 @@ class EventStoreContract:
         store.append(game, 1, [rec(n=i) for i in range(1, 6)], NOW)
         assert [r.seq for r in store.read(game, after=2, upto=4)] == [3, 4]
 
+    def test_read_events_gives_the_event_records_as_a_fold_reads_them(self, store, game):
+        order = NewRecord(kind=RecordKind.COMMAND, type="Roll", payload={"x": 1})
+        rolled = NewRecord(kind=RecordKind.EVENT, type="DieRolled", payload={"seat": 2, "v": [3, "é"]},
+                           schema_version=3, draws=({"purpose": "d", "low": 1, "high": 6, "value": 3},))
+        notice = NewRecord(kind=RecordKind.NOTICE, type="Frozen", payload={})
+        store.append(game, 1, [order, rolled, notice, rec(n=4), rec(n=5)], NOW)
+        everything = [(r.seq, r.type, r.payload, r.schema_version) for r in store.read(game)
+                      if r.kind is RecordKind.EVENT]
+        assert store.read_events(game) == everything
+        assert everything[0] == (2, "DieRolled", {"seat": 2, "v": [3, "é"]}, 3)
+        assert [e[0] for e in store.read_events(game, after=2, upto=4)] == [4]
+        assert store.read_events(game, upto=1) == []
+
     def test_records_caused_by_a_command(self, store, game):
         command = NewRecord(kind=RecordKind.COMMAND, type="Roll", payload={})
         caused = NewRecord(kind=RecordKind.EVENT, type="DieRolled", payload={"v": 3}, cause_offset=0)
