@@ -45,6 +45,7 @@ from referee.errors import (
 from referee.store.base import (
     EventStore,
     GameInfo,
+    LoggedEvent,
     NewRecord,
     RecordKind,
     Snapshot,
@@ -484,7 +485,7 @@ class Referee:
         """The fold from the first record, ignoring snapshots (what verify trusts)."""
         info = self.store.get_game(game_id)
         rules = self.ruleset_for(info)
-        return rules.fold(rules.initial_state(), self._events(rules, self.store.read(game_id, upto=upto)))
+        return rules.fold(rules.initial_state(), _logged_events(rules, info.id, self.store.read_events(game_id, upto=upto)))
 
     @staticmethod
     def _events(rules: Ruleset, records: Sequence[StoredRecord]) -> list[Event]:
@@ -806,6 +807,21 @@ def _joining(cached: Numbering, known: Sequence[StoredRecord]) -> list[StoredRec
 
 def _seats(seat: int | None) -> tuple[int, ...]:
     return () if seat is None else (seat,)
+
+
+def _logged_events(rules: Ruleset, game_id: str, logged: Sequence[LoggedEvent]) -> list[Event]:
+    """The events of ``EventStore.read_events``, read back as ``_decode`` reads a record."""
+    decode = rules.event_from_data
+    events = []
+    for seq, type_, payload, schema_version in logged:
+        try:
+            events.append(decode(type_, payload, schema_version))
+        except (DataError, KeyError, TypeError, ValueError) as exc:
+            raise LogCorrupt(
+                f"Record {seq} of this game cannot be read ({exc}); a moderator must run verify_log.",
+                game=game_id, seq=seq,
+            ) from None
+    return events
 
 
 def _decode(rules: Ruleset, record: StoredRecord) -> Event:

@@ -308,6 +308,8 @@ def test_a_record_the_ruleset_cannot_read_is_reported_not_a_crash(referee, store
     store.tamper(game, setup_event.seq, payload={"nonsense": True})
     with pytest.raises(LogCorrupt, match=f"Record {setup_event.seq}"):
         referee.view(game, PUBLIC)
+    with pytest.raises(LogCorrupt, match=f"Record {setup_event.seq}"):
+        referee.replay(game)
     report = referee.verify(game)
     assert report.first_problem.seq == setup_event.seq
 
