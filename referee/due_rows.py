@@ -13,6 +13,7 @@ game's due rows without that lock, so nothing the unit has not seen can change u
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable, Sequence
 
 from django.db.models import Q
@@ -23,15 +24,21 @@ from referee.store import sql as store_sql
 _SELECT = (f"SELECT {store_sql.columns(DueWork)} FROM referee_duework WHERE game_id = %s::uuid "
            "AND (status = 'pending' OR key = ANY(%s::varchar[])) FOR UPDATE")
 # One statement for a unit's writes: the changed rows' new state (a data-modifying CTE runs
-# whether or not it is referenced), then the new rows, returning their ids.
+# whether or not it is referenced), then the new rows, returning their ids. Each list goes
+# as one JSON array (one string to bind, parsed by PostgreSQL) rather than one array per
+# column (psycopg's array dumpers cost more than the statement).
 _FLUSH = (
-    "WITH changed AS (UPDATE referee_duework d SET status = u.status, done_at = u.done_at, result = u.result "
-    "FROM unnest(%s::int8[], %s::varchar[], %s::timestamptz[], %s::varchar[]) AS u (id, status, done_at, result) "
-    "WHERE d.id = u.id RETURNING d.id) "
+    "WITH changed AS (UPDATE referee_duework d SET status = e->>1, done_at = (e->>2)::timestamptz, result = e->>3 "
+    "FROM jsonb_array_elements(%s::jsonb) AS e WHERE d.id = (e->>0)::int8 RETURNING d.id) "
     "INSERT INTO referee_duework (game_id, key, kind, seats, due_at, remaining, status, created_at, done_at, result) "
-    "SELECT %s::uuid, * FROM unnest(%s::varchar[], %s::varchar[], %s::jsonb[], %s::timestamptz[], %s::interval[], "
-    "%s::varchar[], %s::timestamptz[], %s::timestamptz[], %s::varchar[]) RETURNING id, key, kind"
+    "SELECT %s::uuid, e->>0, e->>1, e->2, (e->>3)::timestamptz, (e->>4)::float8 * interval '1 second', e->>5, "
+    "(e->>6)::timestamptz, (e->>7)::timestamptz, e->>8 FROM jsonb_array_elements(%s::jsonb) AS e "
+    "RETURNING id, key, kind"
 )
+
+
+def _iso(moment: dt.datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat()
 
 
 class DueRows:
@@ -62,7 +69,7 @@ class DueRows:
     def add(self, rows: Iterable[DueWork]) -> None:
         self._new.extend(rows)
 
-    def close(self, row: DueWork, status: str, done_at: object, result: str) -> None:
+    def close(self, row: DueWork, status: str, done_at: dt.datetime, result: str) -> None:
         row.status, row.done_at, row.result = status, done_at, result[:200]
         if row.pk is not None:
             self._changed[row.pk] = row
@@ -86,12 +93,14 @@ class DueRows:
             DueWork.objects.bulk_create(new)
         else:
             ids = {(key, kind): pk for pk, key, kind in store_sql.run(_FLUSH, (
-                [r.pk for r in changed], [r.status for r in changed], [r.done_at for r in changed],
-                [r.result for r in changed],
-                str(self.game.pk), [r.key for r in new], [r.kind for r in new],
-                [store_sql.dumps(r.seats) for r in new], [r.due_at for r in new], [r.remaining for r in new],
-                [r.status for r in new], [r.created_at for r in new], [r.done_at for r in new],
-                [r.result for r in new],
+                store_sql.dumps([(r.pk, r.status, _iso(r.done_at), r.result) for r in changed]),
+                str(self.game.pk),
+                store_sql.dumps([
+                    (r.key, r.kind, r.seats, _iso(r.due_at),
+                     None if r.remaining is None else r.remaining.total_seconds(), r.status, _iso(r.created_at),
+                     _iso(r.done_at), r.result)
+                    for r in new
+                ]),
             ))}
             for row in new:
                 row.pk = ids[(row.key, row.kind)]

@@ -213,20 +213,24 @@ class DjangoEventStore(EventStore):
                                        expected=expected_seq)
             prev_hash = found[0][0]
         stored = stamp(game_id, expected_seq, prev_hash, records, now)
-        rows = [
-            (game_id, r.seq, str(r.kind), r.type, r.schema_version, sql.dumps(r.payload), r.audience_kind,
-             r.audience_seat, sql.dumps(list(r.audience_seats)), r.record_version, r.actor_kind, r.actor_seat,
-             r.idempotency_key, r.cause_seq, sql.dumps(list(r.draws)), r.created_at, r.prev_hash, r.hash)
-            for r in stored
+        r = stored[0]
+        params: list[object] = [
+            game_id, r.seq, str(r.kind), r.type, r.schema_version, sql.dumps(r.payload), r.audience_kind,
+            r.audience_seat, sql.dumps(list(r.audience_seats)), r.record_version, r.actor_kind, r.actor_seat,
+            r.idempotency_key, r.cause_seq, sql.dumps(list(r.draws)), r.created_at, r.prev_hash, r.hash,
         ]
-        params: list[object] = list(rows[0])
         if expected_seq > 1:
             params += (game_id, expected_seq - 1, prev_hash)
         later_keys = [r.idempotency_key for r in stored[1:] if r.idempotency_key]
         if later_keys:
             params += (game_id, later_keys)
-        if len(rows) > 1:
-            params += sql.rest_params(game_id, rows[1:])
+        if len(stored) > 1:
+            params += sql.rest_params(game_id, [
+                (r.seq, str(r.kind), r.type, r.schema_version, r.payload, r.audience_kind, r.audience_seat,
+                 list(r.audience_seats), r.record_version, r.actor_kind, r.actor_seat, r.idempotency_key,
+                 r.cause_seq, list(r.draws), r.created_at.isoformat(), r.prev_hash, r.hash)
+                for r in stored[1:]
+            ])
         if snapshot is not None:
             params += (snapshot.game_id, snapshot.seq, snapshot.ruleset_version, sql.dumps(snapshot.state),
                        snapshot.state_hash)

@@ -1,6 +1,7 @@
 """SQL statements per order, counted with ``CaptureQueriesContext`` (a count is stable, a
-time is not). Issue 16: an order costs at most 8 statements however long the game has run,
-because the referee reads the game and its position once and touches only pending due work."""
+time is not). Issue 16: an order costs at most 7 statements however long the game has run,
+because the referee reads the game and its position once and touches only pending due work;
+a deadline job (the expiry, the next turn's start and its notice) costs 11."""
 
 from __future__ import annotations
 
@@ -18,7 +19,13 @@ from tests.factories import GameFactory, SeatFactory
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 
-MOST_PER_ORDER = 8
+#: the savepoint pair, the seat and the game locked (with the game's vacations), the position's
+#: tail, the append, the due rows, and (when the order changes what is due) one write of them
+MOST_PER_ORDER = 7
+#: the transaction's pair, the game locked (with its vacations), its deadline row, the
+#: position, the expiry's append, the due rows, the turn start's append, the due rows again,
+#: the notice's recipients, one write of every due-row change
+DEADLINE_JOB = 11
 SHOPPING = {"team_weapon": "minigun", "items": [{"item": "bazooka", "count": 2}, {"item": "mine", "count": 2}]}
 
 
@@ -77,7 +84,7 @@ def _turn(game_id: str, seats: dict[int, Any]) -> tuple[int, int]:
     return walk, end
 
 
-def test_a_walk_and_an_end_of_turn_each_take_at_most_eight_statements():
+def test_a_walk_and_an_end_of_turn_each_take_at_most_seven_statements():
     game_id, seats = _worms_game()
     walk, end = _turn(game_id, seats)
     assert walk <= MOST_PER_ORDER, f"a walk took {walk} SQL statements"
@@ -92,3 +99,25 @@ def test_an_order_costs_no_more_statements_late_in_a_game_than_early():
     walks, ends = [w for w, _ in counts], [e for _, e in counts]
     assert max(walks + ends) <= MOST_PER_ORDER, counts
     assert max(walks) - min(walks) <= 1 and max(ends) - min(ends) <= 1, counts
+
+
+def test_a_deadline_job_with_the_turn_start_and_notice_it_makes_due_takes_eleven_statements(settings):
+    import datetime as dt
+
+    from referee import scheduling
+    from referee.models import DueWork
+    from tests.factories import started_game
+
+    counts = []
+    for _ in range(3):
+        game, _seats = started_game(settings={"target": 1000})
+        row = DueWork.objects.get(game=game, kind="deadline", status="pending")
+        with CaptureQueriesContext(connection) as queries:
+            result = scheduling.due_work_run(game_id=str(game.pk), key=row.key, kind="deadline",
+                                             now=row.due_at + dt.timedelta(minutes=1))
+        assert result.startswith("referee played Hold"), result
+        started = DueWork.objects.get(game=game, kind="now", key__startswith="turn:1", status="done")
+        assert started.result == "ran"
+        assert DueWork.objects.get(game=game, kind="notify", key__startswith="turn:1", status="done")
+        counts.append(len(queries.captured_queries))
+    assert counts == [DEADLINE_JOB] * 3, counts
