@@ -15,7 +15,8 @@ from typing import Any, Literal
 import pytest
 
 from games.base import Actor, ActorKind, Command
-from games.serialization import DataError, _decoder, from_data, to_data
+from games.checking_readers import _decoder
+from games.serialization import DataError, from_data, to_data
 
 
 class Colour(enum.Enum):
