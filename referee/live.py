@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import queue
 import threading
 import time
 import weakref
@@ -59,37 +60,51 @@ def notify_appended(game_id: str) -> None:
 
 
 _quiet_until = 0.0
+_outbox: queue.SimpleQueue[str] = queue.SimpleQueue()
+_sender: threading.Thread | None = None
 
 
 def _publish(game_id: str) -> None:
+    """Hand the notice to this process's sender thread: an order or a job does not wait for
+    Redis (the notice is best-effort either way; the poll is the fallback)."""
+    global _sender
+    if not getattr(settings, "LIVE_REDIS_URL", None) or time.monotonic() < _quiet_until:
+        return
+    _outbox.put(game_id)
+    if _sender is None or not _sender.is_alive():  # first use, or a forked child (threads do not survive fork)
+        with _publisher_lock:
+            if _sender is None or not _sender.is_alive():
+                _sender = threading.Thread(target=_send_forever, name="referee-live-publish", daemon=True)
+                _sender.start()
+
+
+def _send_forever() -> None:
+    while True:
+        games = {_outbox.get()}
+        while True:  # what piled up meanwhile goes out once per game
+            try:
+                games.add(_outbox.get_nowait())
+            except queue.Empty:
+                break
+        for game_id in games:
+            _send(game_id)
+
+
+def _send(game_id: str) -> None:
     global _publisher, _quiet_until
     url = getattr(settings, "LIVE_REDIS_URL", None)
     if not url or time.monotonic() < _quiet_until:
         return
     try:
-        with _publisher_lock:
-            if _publisher is None:
-                import redis
+        if _publisher is None:
+            import redis
 
-                _publisher = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
+            _publisher = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
         _publisher.publish(CHANNEL, game_id)
     except Exception as exc:  # Redis down: readers still learn of it from the poll
-        # Do not make every order wait for a dead Redis: try again in a few seconds.
+        # Do not keep trying a dead Redis for every append: try again in a few seconds.
         _quiet_until = time.monotonic() + 5.0
         log.warning("live: could not publish an append of %s: %s", game_id, exc)
-
-
-def notify_after_due_work(sender: Any = None, task: Any = None, args: Any = None, kwargs: Any = None,
-                          **_: Any) -> None:
-    """Celery ``task_postrun`` receiver (connected by ``api.apps``): scheduled work appends
-    through ``scheduling``, not ``services._after_append``, so announce its game when the
-    job is over (its transaction has committed by then). A job that appended nothing only
-    makes readers re-read."""
-    if getattr(task, "name", "") != "referee.run_due_work":
-        return
-    game_id = (kwargs or {}).get("game_id") or (args[0] if args else None)
-    if game_id:
-        notify_appended(str(game_id))
 
 
 def wait_blocking(game_id: str, timeout: float) -> None:

@@ -18,8 +18,10 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+import psycopg
 from django.conf import settings
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
+from psycopg import pq
 
 # referee_event's columns as the store writes them, with the casts that let PostgreSQL type
 # parameters that psycopg sends untyped (text for JSON, a string for the UUID).
@@ -47,6 +49,9 @@ READ_COLUMNS = (
 )
 
 
+_TUPLES_OK = pq.ExecStatus.TUPLES_OK
+
+
 def enabled() -> bool:
     return connection.vendor == "postgresql"
 
@@ -61,25 +66,34 @@ def loads(value: Any) -> Any:
 
 
 def run(sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-    """Execute on Django's connection, server-side bound and prepared; rows if any."""
-    import psycopg
+    """Execute on Django's connection, server-side bound and prepared; rows if any.
 
-    connection.ensure_connection()
-    connection.validate_no_broken_transaction()
-    raw = connection.connection
-    prepare = getattr(settings, "REFEREE_PREPARED_SQL", True)
+    The thread's connection is looked up once (each attribute of ``django.db.connection``
+    is a lookup of its own), and the result's rows are fetched only when it has some."""
+    conn = connections[DEFAULT_DB_ALIAS]
+    if conn.connection is None:
+        conn.ensure_connection()
+    if conn.needs_rollback:
+        conn.validate_no_broken_transaction()
+    raw = conn.connection
+    prepare = _prepare()
     if prepare and raw.prepare_threshold is None:
         # Django turns psycopg's preparation off (threshold None), which also ignores an
         # explicit prepare=True. A threshold no statement reaches turns it back on for
         # these statements only: Django's own cursors bind on the client and never prepare.
         raw.prepare_threshold = 2**31 - 1
     started = time.monotonic()
-    with connection.wrap_database_errors, psycopg.Cursor(raw) as cur:
+    with conn.wrap_database_errors, psycopg.Cursor(raw) as cur:
         cur.execute(sql, params, prepare=prepare)
-        rows = cur.fetchall() if cur.description is not None else []
-    if connection.queries_logged:
-        connection.queries_log.append({"sql": sql, "time": f"{time.monotonic() - started:.3f}"})
+        result = cur.pgresult
+        rows = cur.fetchall() if result is not None and result.status == _TUPLES_OK else []
+    if conn.queries_logged:
+        conn.queries_log.append({"sql": sql, "time": f"{time.monotonic() - started:.3f}"})
     return rows
+
+
+def _prepare() -> bool:
+    return bool(getattr(settings, "REFEREE_PREPARED_SQL", True))
 
 
 def rest_params(game_id: str, rows: Sequence[Sequence[Any]]) -> list[Any]:

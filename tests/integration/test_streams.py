@@ -246,14 +246,22 @@ def test_the_real_server_refuses_long_targets_and_bodies_in_problem_json(server_
 
 
 @pytest.mark.django_db
-def test_a_scheduled_job_announces_its_game_when_it_is_over():
-    from referee import live
+def test_a_scheduled_job_announces_its_game_once_when_it_commits(django_capture_on_commit_callbacks):
+    """Once per job, though this one ran the expiry, the next turn's start and its notice;
+    and a job that finds nothing to do announces nothing."""
+    import datetime as dt
+
+    from referee import live, scheduling
     from referee.models import DueWork
-    from referee.tasks import run_due_work
 
     game, _ = started_game()
-    row = DueWork.objects.filter(game=game).first()
-    assert row is not None
+    row = DueWork.objects.get(game=game, kind="deadline", status="pending")
     before = live._blocking_versions.get(str(game.pk), 0)
-    run_due_work.apply(args=[str(game.pk), row.key, row.kind])
+    later = row.due_at + dt.timedelta(minutes=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        result = scheduling.due_work_run(game_id=str(game.pk), key=row.key, kind="deadline", now=later)
+    assert result.startswith("referee played")
+    assert live._blocking_versions.get(str(game.pk), 0) == before + 1
+    with django_capture_on_commit_callbacks(execute=True):
+        assert scheduling.due_work_run(game_id=str(game.pk), key=row.key, kind="deadline", now=later) == "nothing to do"
     assert live._blocking_versions.get(str(game.pk), 0) == before + 1
