@@ -19,7 +19,7 @@ from django.conf import settings
 from django.db import transaction
 
 from games.base import REFEREE, Actor, ActorKind, Ruleset, RuleViolation, work_key_text
-from referee import clock, live, notifications
+from referee import clock, live, notifications, nudges
 from referee.celery import app as celery_app
 from referee.core import Outcome, Position, Referee
 from referee.due_rows import DueRows
@@ -212,7 +212,7 @@ def _nudge(row: DueWork, eta: dt.datetime | None = None) -> None:
                 if eta is None:
                     due_work_run(game_id=game_id, key=key, kind=kind)
                 return
-            celery_app.send_task(RUN_DUE_WORK, (game_id, key, kind), eta=eta)
+            nudges.send_later(RUN_DUE_WORK, (game_id, key, kind), eta=eta)
         except Exception:  # the broker is only the fast path
             log.warning("could not enqueue %s/%s; the sweeper will run it", game_id, key)
 

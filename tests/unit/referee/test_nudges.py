@@ -1,0 +1,34 @@
+"""Nudges go to the broker from a sender thread: the caller never waits for, nor fails with,
+the broker (the sweeper is what guarantees the work runs)."""
+
+from __future__ import annotations
+
+import logging
+
+from referee import nudges
+from referee.celery import app
+
+
+def test_a_nudge_reaches_the_broker_after_the_caller_has_moved_on(monkeypatch):
+    sent = []
+    monkeypatch.setattr(app, "send_task", lambda name, args, eta=None: sent.append((name, args, eta)))
+    nudges.send_later("referee.run_due_work", ("g", "turn:1:start", "now"))
+    assert nudges.wait_sent()
+    assert sent == [("referee.run_due_work", ("g", "turn:1:start", "now"), None)]
+
+
+def test_a_broker_that_fails_is_logged_and_the_next_nudge_still_goes(monkeypatch, caplog):
+    sent = []
+
+    def send_task(name, args, eta=None):
+        if args[0] == "down":
+            raise ConnectionError("broker down")
+        sent.append(args[0])
+
+    monkeypatch.setattr(app, "send_task", send_task)
+    with caplog.at_level(logging.WARNING, logger="referee.nudges"):
+        nudges.send_later("referee.run_due_work", ("down", "k", "now"))
+        nudges.send_later("referee.run_due_work", ("up", "k", "now"))
+        assert nudges.wait_sent()
+    assert sent == ["up"]
+    assert "the sweeper will run it" in caplog.text
