@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import queue
 import threading
 import time
 import weakref
@@ -27,6 +26,8 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from django.conf import settings
+
+from referee.outbox import Outbox
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +42,6 @@ _hubs_lock = threading.Lock()
 _blocking = threading.Condition()
 _blocking_versions: dict[str, int] = {}
 _publisher: Any = None
-_publisher_lock = threading.Lock()
 
 
 def notify_appended(game_id: str) -> None:
@@ -60,34 +60,19 @@ def notify_appended(game_id: str) -> None:
 
 
 _quiet_until = 0.0
-_outbox: queue.SimpleQueue[str] = queue.SimpleQueue()
-_sender: threading.Thread | None = None
 
 
 def _publish(game_id: str) -> None:
-    """Hand the notice to this process's sender thread: an order or a job does not wait for
-    Redis (the notice is best-effort either way; the poll is the fallback)."""
-    global _sender
+    """Hand the notice to this process's outbox: an order or a job does not wait for Redis
+    (the notice is best-effort either way; the poll is the fallback)."""
     if not getattr(settings, "LIVE_REDIS_URL", None) or time.monotonic() < _quiet_until:
         return
     _outbox.put(game_id)
-    if _sender is None or not _sender.is_alive():  # first use, or a forked child (threads do not survive fork)
-        with _publisher_lock:
-            if _sender is None or not _sender.is_alive():
-                _sender = threading.Thread(target=_send_forever, name="referee-live-publish", daemon=True)
-                _sender.start()
 
 
-def _send_forever() -> None:
-    while True:
-        games = {_outbox.get()}
-        while True:  # what piled up meanwhile goes out once per game
-            try:
-                games.add(_outbox.get_nowait())
-            except queue.Empty:
-                break
-        for game_id in games:
-            _send(game_id)
+def _deliver(games: list[str]) -> None:
+    for game_id in dict.fromkeys(games):  # what piled up goes out once per game
+        _send(game_id)
 
 
 def _send(game_id: str) -> None:
@@ -105,6 +90,9 @@ def _send(game_id: str) -> None:
         # Do not keep trying a dead Redis for every append: try again in a few seconds.
         _quiet_until = time.monotonic() + 5.0
         log.warning("live: could not publish an append of %s: %s", game_id, exc)
+
+
+_outbox: Outbox[str] = Outbox("referee-live-publish", _deliver)
 
 
 def wait_blocking(game_id: str, timeout: float) -> None:
