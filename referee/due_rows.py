@@ -7,8 +7,9 @@ INSERTs and two more UPDATEs. ``DueRows`` keeps the unit's own copy of every row
 or made, answers later reads in the unit from that copy (laid over what the database still
 says), and writes every change and every new row in one statement at the end (``flush``):
 new rows go in already in their final state (a turn start that ran in the same unit goes in
-done). The caller holds the game's row lock throughout, and no other writer touches a
-game's due rows without that lock, so nothing the unit has not seen can change under it.
+done). The caller holds the game's row lock throughout, and no writer touches a game's due
+rows without that lock (the services, the jobs, the sweeper and its outage check all take
+it first), so nothing the unit has not seen can change under it.
 """
 
 from __future__ import annotations
@@ -21,15 +22,23 @@ from django.db.models import Q
 from referee.models import DueWork, Game
 from referee.store import sql as store_sql
 
-_SELECT = (f"SELECT {store_sql.columns(DueWork)} FROM referee_duework WHERE game_id = %s::uuid "
-           "AND (status = 'pending' OR key = ANY(%s::varchar[])) FOR UPDATE")
+# The pending rows by the partial index of pending rows, the rows of the keys by the unique
+# (game, key, kind) index: never the game's finished rows, however many pile up. No row
+# locks: the game's row lock, which every writer of its due rows holds, is what serialises
+# them (locking rows the game lock already guards cost more than the rest of the read).
+_SELECT = (f"SELECT {store_sql.columns(DueWork)} FROM referee_duework WHERE id IN ("
+           "SELECT id FROM referee_duework WHERE game_id = %s::uuid AND status = 'pending' UNION ALL "
+           "SELECT id FROM referee_duework WHERE game_id = %s::uuid AND key = ANY(%s::varchar[]))")
 # One statement for a unit's writes: the changed rows' new state (a data-modifying CTE runs
 # whether or not it is referenced), then the new rows, returning their ids. Each list goes
 # as one JSON array (one string to bind, parsed by PostgreSQL) rather than one array per
-# column (psycopg's array dumpers cost more than the statement).
+# column (psycopg's array dumpers cost more than the statement). The changed rows' ids also
+# go as an array: matched by the primary key, not by a hash join over the whole table (the
+# planner guesses a JSON array holds 100 rows).
 _FLUSH = (
     "WITH changed AS (UPDATE referee_duework d SET status = e->>1, done_at = (e->>2)::timestamptz, result = e->>3 "
-    "FROM jsonb_array_elements(%s::jsonb) AS e WHERE d.id = (e->>0)::int8 RETURNING d.id) "
+    "FROM jsonb_array_elements(%s::jsonb) AS e WHERE d.id = ANY(%s::int8[]) AND d.id = (e->>0)::int8 "
+    "RETURNING d.id) "
     "INSERT INTO referee_duework (game_id, key, kind, seats, due_at, remaining, status, created_at, done_at, result) "
     "SELECT %s::uuid, e->>0, e->>1, e->2, (e->>3)::timestamptz, (e->>4)::float8 * interval '1 second', e->>5, "
     "(e->>6)::timestamptz, (e->>7)::timestamptz, e->>8 FROM jsonb_array_elements(%s::jsonb) AS e "
@@ -57,9 +66,10 @@ class DueRows:
     def select(self, keys: Sequence[str]) -> list[DueWork]:
         """The game's pending rows and the rows of ``keys`` (locked), as this unit left them."""
         if store_sql.enabled():
-            found = store_sql.instances(DueWork, store_sql.run(_SELECT, (str(self.game.pk), list(keys))))
+            game_id = str(self.game.pk)
+            found = store_sql.instances(DueWork, store_sql.run(_SELECT, (game_id, game_id, list(keys))))
         else:
-            found = list(DueWork.objects.select_for_update().filter(game=self.game).filter(
+            found = list(DueWork.objects.filter(game=self.game).filter(
                 Q(status=DueWork.Status.PENDING) | Q(key__in=list(keys))))
         wanted = set(keys)
         mine = self.adopt(found)
@@ -94,6 +104,7 @@ class DueRows:
         else:
             ids = {(key, kind): pk for pk, key, kind in store_sql.run(_FLUSH, (
                 store_sql.dumps([(r.pk, r.status, _iso(r.done_at), r.result) for r in changed]),
+                [r.pk for r in changed],
                 str(self.game.pk),
                 store_sql.dumps([
                     (r.key, r.kind, r.seats, _iso(r.due_at),

@@ -106,9 +106,6 @@ def due_work_sync(
 
 _AWAY = ("SELECT s.number, v.starts_at, v.ends_at FROM referee_vacation v JOIN referee_seat s ON s.id = v.seat_id "
          "WHERE s.game_id = %s::uuid AND v.ends_at > %s::timestamptz")
-_ROW_OF_KEY = (f"SELECT {store_sql.columns(DueWork)} FROM referee_duework WHERE game_id = %s::uuid AND key = %s::varchar "
-               "AND status = 'pending' AND (%s::varchar = '' OR kind = %s::varchar) ORDER BY due_at, id LIMIT 1 "
-               "FOR UPDATE SKIP LOCKED")
 
 
 def _create(game: Game, key: str, kind: str, seats: Any, due_at: dt.datetime | None, now: dt.datetime,
@@ -145,17 +142,20 @@ class Away:
     ends_at: dt.datetime
 
 
-#: The game's vacations not over by a moment (the parameter), as one JSON column of the query
-#: that locks the game: an expiry, and the deadline it starts, then need no statement of their own.
+#: The game's vacations not over by a moment, as one JSON column of the job's read of its
+#: row: an expiry, and the deadline it starts, then need no statement of their own. Never
+#: in the statement that takes the game's lock: a statement that waited for the lock would
+#: return what its snapshot, older than the lock, saw (a vacation declared meanwhile).
 VACATIONS_COLUMN = (
     "(SELECT coalesce(json_agg(json_build_array(s.number, v.starts_at, v.ends_at)), '[]') "
     "FROM referee_vacation v JOIN referee_seat s ON s.id = v.seat_id "
-    "WHERE s.game_id = g.id AND v.ends_at > %s::timestamptz)"
+    "WHERE s.game_id = %s::uuid AND v.ends_at > %s::timestamptz)"
 )
-
-
-_LOCK_GAME = (f"SELECT {store_sql.columns(Game, 'g')}, {VACATIONS_COLUMN} FROM referee_game g WHERE g.id = %s::uuid "
-              "FOR NO KEY UPDATE OF g")
+_LOCK_GAME = f"SELECT {store_sql.columns(Game)} FROM referee_game WHERE id = %s::uuid FOR NO KEY UPDATE"
+# No row lock: the game's lock, taken just before, guards its due rows (referee/due_rows.py).
+_ROW_OF_KEY = (f"SELECT {store_sql.columns(DueWork)}, {VACATIONS_COLUMN} FROM referee_duework "
+               "WHERE game_id = %s::uuid AND key = %s::varchar AND status = 'pending' "
+               "AND (%s::varchar = '' OR kind = %s::varchar) ORDER BY due_at, id LIMIT 1")
 
 
 def vacations_known(game: Game, since: dt.datetime, column: Any) -> None:
@@ -264,24 +264,25 @@ def due_work_run(*, game_id: str, key: str, kind: str = "", now: dt.datetime | N
 
 
 def _locked_game_and_row(game_id: str, key: str, kind: str, now: dt.datetime) -> tuple[Game | None, DueWork | None]:
-    """The game, locked, then its first pending row of ``key`` (and ``kind``), locked unless
-    another worker has it."""
+    """The game, locked, then its first pending row of ``key`` (and ``kind``) with the game's
+    vacations (read after the lock, so none declared meanwhile is missed)."""
     if store_sql.enabled():
         try:
             uuid.UUID(str(game_id))
         except ValueError:
             return None, None
-        found = store_sql.run(_LOCK_GAME, (now, str(game_id)))
-        if not found:
+        games = store_sql.instances(Game, store_sql.run(_LOCK_GAME, (str(game_id),)))
+        if not games:
             return None, None
-        games = store_sql.instances(Game, [found[0][:-1]])
+        found = store_sql.run(_ROW_OF_KEY, (str(game_id), now, str(game_id), key, kind, kind))
+        if not found:
+            return games[0], None
         vacations_known(games[0], now, found[0][-1])
-        rows = store_sql.instances(DueWork, store_sql.run(_ROW_OF_KEY, (str(game_id), key, kind, kind)))
-        return games[0], (rows[0] if rows else None)
+        return games[0], store_sql.instances(DueWork, [found[0][:-1]])[0]
     game = Game.objects.select_for_update(no_key=True).filter(pk=game_id).first()
     if game is None:
         return None, None
-    rows = DueWork.objects.select_for_update(skip_locked=True).filter(game=game, key=key, status=DueWork.Status.PENDING)
+    rows = DueWork.objects.filter(game=game, key=key, status=DueWork.Status.PENDING)
     if kind:
         rows = rows.filter(kind=kind)
     return game, rows.order_by("due_at", "id").first()
@@ -475,10 +476,16 @@ def _outage_check(now: dt.datetime) -> None:
             return
         gap = now - beat.last_run_at
         if gap > outage_threshold():
-            missed = DueWork.objects.select_for_update().filter(
+            missed = DueWork.objects.filter(
                 status=DueWork.Status.PENDING, kind__in=[DueWork.Kind.DEADLINE, DueWork.Kind.REMIND],
                 due_at__gt=beat.last_run_at, due_at__lte=now,
             )
+            # Every write of a game's due rows holds the game's row lock (referee/due_rows.py),
+            # so take those first, in one order, then the rows.
+            games_of = sorted({str(g) for g in missed.values_list("game_id", flat=True)})
+            list(Game.objects.select_for_update(no_key=True).filter(pk__in=games_of).order_by("pk")
+                 .values_list("pk", flat=True))
+            missed = missed.select_for_update()
             games: dict[str, list[str]] = {}
             for row in missed:
                 row.due_at = row.due_at + gap

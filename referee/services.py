@@ -156,11 +156,9 @@ def _locked_seat(game_id: str, user: AbstractBaseUser) -> tuple[int, Game]:
         try:
             if store_sql.enabled():
                 uuid.UUID(str(game_id))
-                now = clock.now()
-                rows = store_sql.run(_SEAT_AND_GAME, (now, str(game_id), user.pk))
+                rows = store_sql.run(_SEAT_AND_GAME, (str(game_id), user.pk))
                 if rows:
-                    found = rows[0][0], store_sql.instances(Game, [rows[0][1:-1]])[0]
-                    scheduling.vacations_known(found[1], now, rows[0][-1])
+                    found = rows[0][0], store_sql.instances(Game, [rows[0][1:]])[0]
             else:
                 seat = (Seat.objects.select_related("game").select_for_update(no_key=True, of=("game",))
                         .filter(game_id=game_id, user=user).first())
@@ -173,8 +171,7 @@ def _locked_seat(game_id: str, user: AbstractBaseUser) -> tuple[int, Game]:
 
 
 _SEAT_AND_GAME = (
-    f"SELECT s.number, {store_sql.columns(Game, 'g')}, {scheduling.VACATIONS_COLUMN} "
-    "FROM referee_seat s JOIN referee_game g ON g.id = s.game_id "
+    f"SELECT s.number, {store_sql.columns(Game, 'g')} FROM referee_seat s JOIN referee_game g ON g.id = s.game_id "
     "WHERE s.game_id = %s::uuid AND s.user_id = %s FOR NO KEY UPDATE OF g"
 )
 
