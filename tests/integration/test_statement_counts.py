@@ -19,10 +19,9 @@ from tests.factories import GameFactory, SeatFactory
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 
-#: the savepoint pair, the seat and the game locked (with the game's vacations), the position's
-#: tail, the append, the due rows, and (when the order changes what is due) one write of them
+#: the savepoint pair, the seat and the game locked, the position's tail, the append, the due rows, and (when the order changes what is due) one write of them
 MOST_PER_ORDER = 7
-#: the transaction's pair, the game locked (with its vacations), its deadline row, the
+#: the transaction's pair, the game locked, its deadline row (with the game's vacations), the
 #: position, the expiry's append, the due rows, the turn start's append, the due rows again,
 #: the notice's recipients, one write of every due-row change
 DEADLINE_JOB = 11
