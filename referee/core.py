@@ -554,10 +554,10 @@ class Referee:
         cached = self.store_numberings.get(key)
         real: list[int] = []
         joined = _joining(cached, known) if cached is not None and cached.last_read else None
-        if joined is not None:
+        if cached is not None and joined is not None:
             if not joined:
-                return cached  # type: ignore[return-value]
-            real, records = list(cached.real), joined  # type: ignore[union-attr]
+                return cached
+            real, records = list(cached.real), joined
         elif cached is not None and cached.last_read:
             records = self.store.read(game_id, after=cached.last_read - 1)
             if records and records[0].seq == cached.last_read and records[0].hash == cached.last_hash:
