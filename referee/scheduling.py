@@ -104,8 +104,6 @@ def due_work_sync(
             and r.due_at <= now]
 
 
-_AWAY = ("SELECT s.number, v.starts_at, v.ends_at FROM referee_vacation v JOIN referee_seat s ON s.id = v.seat_id "
-         "WHERE s.game_id = %s::uuid AND v.ends_at > %s::timestamptz")
 
 
 def _create(game: Game, key: str, kind: str, seats: Any, due_at: dt.datetime | None, now: dt.datetime,
@@ -158,7 +156,7 @@ _ROW_OF_KEY = (f"SELECT {store_sql.columns(DueWork)}, {VACATIONS_COLUMN} FROM re
                "AND (%s::varchar = '' OR kind = %s::varchar) ORDER BY due_at, id LIMIT 1")
 
 
-def vacations_known(game: Game, since: dt.datetime, column: Any) -> None:
+def _vacations_known(game: Game, since: dt.datetime, column: Any) -> None:
     """Keep on the locked game row what ``VACATIONS_COLUMN`` read at ``since``."""
     rows = store_sql.loads(column) or []
     game._vacations_from = (since, [  # type: ignore[attr-defined]
@@ -171,7 +169,8 @@ _AWAY_OF_GAMES = ("SELECT s.game_id, s.number, v.starts_at, v.ends_at FROM refer
 
 
 def _vacations_prefetch(games: list[Game], now: dt.datetime) -> None:
-    """The vacations of a sweep's batch of locked games in one statement."""
+    """The vacations not over by ``now`` of locked games (a sweep's batch, or one game), in
+    one statement."""
     if not store_sql.enabled() or not games:
         return
     away: dict[str, list[Away]] = {str(g.pk): [] for g in games}
@@ -188,12 +187,13 @@ def _vacations(game: Game, seats: tuple[int, ...], now: dt.datetime) -> list[Awa
     memo = getattr(game, "_vacations_from", None)
     if memo is None or now < memo[0]:
         if store_sql.enabled():
-            away = [Away(*row) for row in store_sql.run(_AWAY, (str(game.pk), now))]
+            _vacations_prefetch([game], now)
         else:
-            away = [Away(v.seat.number, v.starts_at, v.ends_at) for v in Vacation.objects.filter(
-                seat__game=game, ends_at__gt=now).select_related("seat")]
-        memo = (now, away)
-        game._vacations_from = memo  # type: ignore[attr-defined]
+            game._vacations_from = (now, [  # type: ignore[attr-defined]
+                Away(v.seat.number, v.starts_at, v.ends_at)
+                for v in Vacation.objects.filter(seat__game=game, ends_at__gt=now).select_related("seat")
+            ])
+        memo = game._vacations_from  # type: ignore[attr-defined]
     return [v for v in memo[1] if v.seat in seats and v.starts_at <= now < v.ends_at]
 
 
@@ -277,7 +277,7 @@ def _locked_game_and_row(game_id: str, key: str, kind: str, now: dt.datetime) ->
         found = store_sql.run(_ROW_OF_KEY, (str(game_id), now, str(game_id), key, kind, kind))
         if not found:
             return games[0], None
-        vacations_known(games[0], now, found[0][-1])
+        _vacations_known(games[0], now, found[0][-1])
         return games[0], store_sql.instances(DueWork, [found[0][:-1]])[0]
     game = Game.objects.select_for_update(no_key=True).filter(pk=game_id).first()
     if game is None:
