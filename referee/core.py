@@ -432,9 +432,10 @@ class Referee:
         position = self._position(game_id, self._rules_of(game_id), seq)
         return position.state, position.last_seq
 
-    def position(self, game_id: str) -> Position:
-        """The latest position with the head of the log (what an order starts from)."""
-        return self._position(game_id, self._rules_of(game_id))
+    def position(self, game_id: str, rules: Ruleset | None = None) -> Position:
+        """The latest position with the head of the log (what an order starts from). A
+        caller that has read the game row passes its ``rules`` (no read of the row)."""
+        return self._position(game_id, rules or self._rules_of(game_id))
 
     def _rules_of(self, game_id: str) -> Ruleset:
         key = (self.store.cache_scope(), str(game_id))

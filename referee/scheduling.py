@@ -400,7 +400,7 @@ def _expire(unit: _Unit, row: DueWork, now: dt.datetime) -> str:
     referee = _referee()
     game, rules = unit.game, unit.rules
     game_id = str(game.pk)
-    position = unit.position or referee.position(game_id)
+    position = unit.position or referee.position(game_id, rules)
     state = position.state
     if not any(work_key_text(w.key) == row.key for w in rules.scheduled_work(state)):
         return "no longer due"

@@ -100,6 +100,13 @@ def test_an_order_costs_no_more_statements_late_in_a_game_than_early():
     assert max(walks) - min(walks) <= 1 and max(ends) - min(ends) <= 1, counts
 
 
+def forget_every_game() -> None:
+    from referee import core
+
+    core._PINNED.clear()
+    core.POSITIONS.clear()
+
+
 def test_a_deadline_job_with_the_turn_start_and_notice_it_makes_due_takes_eleven_statements(settings):
     import datetime as dt
 
@@ -111,6 +118,7 @@ def test_a_deadline_job_with_the_turn_start_and_notice_it_makes_due_takes_eleven
     for _ in range(3):
         game, _seats = started_game(settings={"target": 1000})
         row = DueWork.objects.get(game=game, kind="deadline", status="pending")
+        forget_every_game()  # as a worker that has never seen the game: no cached rules or position
         with CaptureQueriesContext(connection) as queries:
             result = scheduling.due_work_run(game_id=str(game.pk), key=row.key, kind="deadline",
                                              now=row.due_at + dt.timedelta(minutes=1))
