@@ -10,7 +10,8 @@ figures; asserts no timings (only correctness: exactly one expiry per game).
    turn starts and notices those made due have run too; the exactly-once check;
 2. the overhead of a job over a no-op task on the same broker: round trips and bursts of
    ``bench.noop`` (bench/noop_tasks.py) beside ``run_due_work`` for keys already done, and
-   the cost of one real deadline job;
+   the cost of one real deadline job, then the same job in this process, split into its
+   statements and the rest, beside a trivial statement's round trip;
 3. 1,000 active games with orders and deadlines interleaved: this process places orders
    as a web process would while the workers sweep a steady stream of expiring deadlines.
 
@@ -51,6 +52,7 @@ GAMES = int(os.environ.get("BENCH_GAMES", "10000"))  # games whose deadlines all
 ACTIVE = min(1_000, GAMES // 2)  # part 3: games with orders (half) and expiring deadlines (half)
 ACTIVE_SECONDS = float(os.environ.get("BENCH_ACTIVE_SECONDS", "20"))  # part 3's duration
 RESERVED = 200  # more games like them, whose deadlines part 2 runs one at a time
+IN_PROCESS = 100  # and more, whose deadline jobs part 2 runs in this process (where the time goes)
 SERVICE_GAMES = 50  # of all games, made through the real services; the rest in bulk (see README)
 BULK_CHUNK = 1_000  # games per bulk transaction
 WORKERS = 2  # worker processes, one task at a time each (--pool solo)
@@ -527,6 +529,56 @@ def ms(seconds: float) -> str:
     return f"{seconds * 1000:,.2f}"
 
 
+def in_process_jobs(game_ids: Sequence[str]) -> dict[str, Any]:
+    """The real deadline job of each game run here, without Celery, with the time spent in
+    its SQL statements measured around ``referee.store.sql.run`` (every statement of the job
+    goes through it; Django ORM statements are timed too), interleaved with a trivial
+    statement's round trip on the same connection."""
+    from django.db import connection
+
+    from referee import scheduling
+    from referee.store import sql as store_sql
+
+    spent: list[float] = []
+    real_run = store_sql.run
+
+    def timed(sql: str, params: Any = ()) -> list[tuple[Any, ...]]:
+        t = time.perf_counter()
+        try:
+            return real_run(sql, params)
+        finally:
+            spent.append(time.perf_counter() - t)
+
+    def orm(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        t = time.perf_counter()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            spent.append(time.perf_counter() - t)
+
+    out: dict[str, Any] = {"job": [], "statements": [], "trivial": [], "count": 0}
+    counts = Counter()
+    store_sql.run = timed  # type: ignore[assignment]
+    try:
+        with connection.execute_wrapper(orm):
+            for game_id in game_ids:
+                t = time.perf_counter()
+                real_run("SELECT 1")
+                out["trivial"].append(time.perf_counter() - t)
+                spent.clear()
+                t = time.perf_counter()
+                result = scheduling.due_work_run(game_id=game_id, key="turn:0:deadline", kind="deadline")
+                out["job"].append(time.perf_counter() - t)
+                if not result.startswith("referee played"):
+                    raise AssertionError(f"game {game_id}: {result}")
+                out["statements"].append(sum(spent))
+                counts[len(spent)] += 1
+    finally:
+        store_sql.run = real_run  # type: ignore[assignment]
+    out["count"] = counts.most_common(1)[0][0]
+    return out
+
+
 # --- the figures -------------------------------------------------------------------------------
 
 
@@ -540,7 +592,7 @@ def main() -> None:
 
 def run(tmp: Path) -> None:
     setup_environment(tmp)
-    print(f"setting up {GAMES + RESERVED:,} games ...", file=sys.stderr, flush=True)
+    print(f"setting up {GAMES + RESERVED + IN_PROCESS:,} games ...", file=sys.stderr, flush=True)
     import celery
     import django
     import redis as redis_lib
@@ -565,7 +617,7 @@ def run(tmp: Path) -> None:
     service_ids = service_games(SERVICE_GAMES)
     t_service = time.perf_counter() - t
     t = time.perf_counter()
-    bulk_ids = bulk_games(GAMES + RESERVED - SERVICE_GAMES, service_ids[0])
+    bulk_ids = bulk_games(GAMES + RESERVED + IN_PROCESS - SERVICE_GAMES, service_ids[0])
     t_bulk = time.perf_counter() - t
     t = time.perf_counter()
     checked = check_setup(service_ids, bulk_ids)
@@ -578,7 +630,8 @@ def run(tmp: Path) -> None:
     if deadline_at != {T0 + TURN_LIMIT * HOUR}:
         raise AssertionError(f"the deadlines are not all at one instant: {deadline_at}")
     game_ids = service_ids + bulk_ids
-    reserved, storm_ids = game_ids[-RESERVED:], game_ids[:-RESERVED]
+    storm_ids, reserved, in_process = (game_ids[:GAMES], game_ids[GAMES:GAMES + RESERVED],
+                                       game_ids[GAMES + RESERVED:])
     after = T0 + (TURN_LIMIT + 1) * HOUR  # one hour past every deadline
 
     t = time.perf_counter()
@@ -612,6 +665,7 @@ def run(tmp: Path) -> None:
             trips["real"].append(round_trip(redis, RUN, (g, "turn:0:deadline"), f"bench-real-{i}"))
             wait_until(queue_idle_of(redis), "the nudges of a real job", timeout=60)
         opened["real"] = (pg_sessions() - s3) / RESERVED
+        split = in_process_jobs(in_process)
 
         # part 1: the storm ------------------------------------------------------------------------
         claim_ms, claim_rows = claim_plan(after)
@@ -637,7 +691,7 @@ def run(tmp: Path) -> None:
     print(f"{WORKERS} workers (`celery worker --pool solo`, prefetch 1, acks_late), up in {t_workers:.1f} s; "
           f"clock injected through REFEREE_CLOCK_FILE")
     tab = Table()
-    total = GAMES + RESERVED
+    total = GAMES + RESERVED + IN_PROCESS
     tab.section(f"0. set-up: {total:,} started Pig games, reminders sent", "games", "seconds", "games/s")
     tab.row("real services (game_create, 2 seat_add, game_start + jobs)", f"{SERVICE_GAMES:,}",
             f"{t_service:.1f}", f"{SERVICE_GAMES / t_service:,.0f}")
@@ -691,6 +745,21 @@ def run(tmp: Path) -> None:
                 ms(statistics.median(inside)), f"{opened[kind]:.2f}", f"{statistics.median(rts) / base:.2f}x")
     tab.row("a new Django connection: connect, SELECT 1, close", ms(statistics.median(connects)),
             ms(pct(connects, 95)), "", "", "", "")
+    jobs, inside, trivial = split["job"], split["statements"], split["trivial"]
+    outside = statistics.median(rt for rt, _ in trips["real"]) - statistics.median(s for _, s in trips["real"])
+    tab.row(f"the real deadline job in this process, no Celery ({IN_PROCESS} more games)", ms(statistics.median(jobs)),
+            ms(pct(jobs, 95)), ms(pct(jobs, 99)), "", "", "")
+    tab.row(f"  of which in its {split['count']} statements (BEGIN and COMMIT not counted)",
+            ms(statistics.median(inside)), "", "", "", "", "")
+    tab.row("  the rest: Python, BEGIN and COMMIT", ms(statistics.median(j - i for j, i in zip(jobs, inside, strict=True))),
+            "", "", "", "", "")
+    tab.row("one trivial statement (SELECT 1) on this process's connection", ms(statistics.median(trivial)),
+            ms(pct(trivial, 95)), "", "", "", "")
+    floor = (split["count"] + 2) * statistics.median(trivial)
+    tab.row(f"  {split['count']} + 2 round trips of a trivial statement: the job's floor before any work",
+            ms(floor), "", "", "", "", f"{(floor + outside) / base:.2f}x")
+    tab.row("  the time in the worker a job may take for 3x a no-op (3 x noop - the real job's outside)",
+            ms(3 * base - outside), "", "", "", "", "")
 
     tab.section(f"2b. throughput, {WORKERS} workers", "tasks/s", "ms/task/worker", "in-worker p50", "vs noop")
     tab.row(f"bench.noop, burst of {BURST}", f"{BURST / t_noop_burst:,.0f}", ms(WORKERS * t_noop_burst / BURST),
