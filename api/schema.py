@@ -124,7 +124,7 @@ def problem_responses_hook(result: dict[str, Any], generator: Any, request: Any,
                 codes.append("404")
             if {} not in operation.get("security", [{}]):
                 codes.append("401")
-            if view_method is not None and _moderators_only(view_method[0]):
+            if view_method is not None and _moderators_only(view_method[0], method):
                 codes.append("403")
             if method in ("post", "put", "patch"):
                 codes.append("413")
@@ -169,10 +169,12 @@ def _views_by_operation(generator: Any) -> dict[tuple[str, str], tuple[type, str
     return found
 
 
-def _moderators_only(view: type) -> bool:
+def _moderators_only(view: type, method: str) -> bool:
     from api.permissions import IsModerator
 
-    return any(isinstance(p, type) and issubclass(p, IsModerator) for p in getattr(view, "permission_classes", []))
+    return any(isinstance(p, type) and issubclass(p, IsModerator)
+               and not (getattr(p, "reads_open", False) and method.upper() in ("GET", "HEAD", "OPTIONS"))
+               for p in getattr(view, "permission_classes", []))
 
 
 def _honours_idempotency_key(view: type, method: str, path: str) -> bool:

@@ -10,7 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.idempotency import idempotent
-from api.permissions import IsModerator
+from api.permissions import IsModerator, IsModeratorOrReadOnly
 from api.views.common import game_for, game_summary
 from referee import lobby, selectors, services
 from referee.models import Game, League
@@ -188,7 +188,7 @@ class GameStartApi(APIView):
 
 
 class LeagueListApi(APIView):
-    permission_classes = [IsAuthenticatedOrReadOnly]
+    permission_classes = [IsAuthenticatedOrReadOnly, IsModeratorOrReadOnly]
 
     class InputSerializer(serializers.Serializer):
         name = serializers.CharField(max_length=120)
