@@ -61,7 +61,9 @@ class RulesetListApi(APIView):
     def get(self, request: Request) -> Response:
         registry = get_registry()
         out = []
-        for name, version in registry.names():
+        # New games are made with a ruleset's latest version; older ones only replay old games.
+        latest = {name: version for name, version in registry.names()}  # names() is sorted: the last wins
+        for name, version in latest.items():
             r = registry.get(name, version)
             out.append({
                 "name": r.name, "version": r.version, "title": r.title or r.name, "mode": str(r.mode),

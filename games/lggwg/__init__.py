@@ -20,6 +20,6 @@ blasts, scores), ``movement`` (steps, mines, health packs), ``resolve``
 """
 
 from games.lggwg import notation as _notation  # noqa: F401  (installs the state's repr)
-from games.lggwg.rules import RULESET, LggwgRuleset
+from games.lggwg.rules import RULESET, RULESET_V1, LggwgRuleset
 
-__all__ = ["RULESET", "LggwgRuleset"]
+__all__ = ["RULESET", "RULESET_V1", "LggwgRuleset"]

@@ -21,8 +21,8 @@ from games.base import (
     Work,
 )
 from games.dice import Dice
+from games.lggwg import bot, bot_v1
 from games.lggwg import events as ev
-from games.lggwg.bot import bot_orders
 from games.lggwg.commands import COMMAND_TYPES, ResolveAtDeadline, SubmitOrders
 from games.lggwg.evolve import apply
 from games.lggwg.maps import MAP_NAMES, MapError, load_map
@@ -40,7 +40,9 @@ DEFAULT_MAPS = {2: "duel", 3: "triangle", 4: "cross"}
 
 class LggwgRuleset(Ruleset):
     name: ClassVar[str] = "lggwg"
-    version: ClassVar[str] = "1"
+    #: 2: the deadline bot never aims where its own team could be hit (L-R14). Version 1 games
+    #: keep version 1's bot, so their deadlines verify as they were played.
+    version: ClassVar[str] = "2"
     title: ClassVar[str] = "Little Green Guys With Guns"
     mode: ClassVar[TurnMode] = TurnMode.SIMULTANEOUS
     min_seats: ClassVar[int] = 2
@@ -125,11 +127,15 @@ class LggwgRuleset(Ruleset):
                 raise RuleViolation("§3", f"Deadline policies are {', '.join(self.deadline_policies)}.")
             for team in state.in_teams():
                 if not team.submitted:
-                    orders = (Order("hold"),) if command.policy == "hold" else bot_orders(o.state, team.seat, dice)
+                    orders = (Order("hold"),) if command.policy == "hold" else self.bot_orders(o.state, team.seat, dice)
                     self._submit(o, team.seat, orders)
         else:
             raise RuleViolation("§2", f"{type(command).__name__} is not an LGGWG order.")
         return tuple(o.events)
+
+    @staticmethod
+    def bot_orders(state: LggwgState, seat: int, dice: Dice) -> tuple[Order, ...]:
+        return bot.bot_orders(state, seat, dice)
 
     def _submit(self, o: Outcome, seat: int, orders: tuple[Order, ...]) -> None:
         first = not o.state.team(seat).submitted
@@ -175,3 +181,16 @@ class LggwgRuleset(Ruleset):
 
 
 RULESET = LggwgRuleset()
+
+
+class LggwgRulesetV1(LggwgRuleset):
+    """Games begun before version 2: the same rules, with the first deadline bot."""
+
+    version: ClassVar[str] = "1"
+
+    @staticmethod
+    def bot_orders(state: LggwgState, seat: int, dice: Dice) -> tuple[Order, ...]:
+        return bot_v1.bot_orders(state, seat, dice)
+
+
+RULESET_V1 = LggwgRulesetV1()
