@@ -324,4 +324,8 @@ def render_markdown(cases: Sequence[Case]) -> str:
 
 
 if __name__ == "__main__":
-    write_doc(DOC, render_markdown(load_cases()))
+    from game_pages.worms import rulebook
+
+    text = render_markdown(load_cases())
+    write_doc(DOC, text)
+    rulebook.write(text)  # the rules page quotes what the catalogue quotes
