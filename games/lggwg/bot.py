@@ -157,6 +157,7 @@ def plan(own: Iterable[Known], enemies: Iterable[Known], dice: Dice, rows: Seque
         watchful = kind.weapon not in AREA_WEAPONS and not any(
             danger(kind.weapon, unit.square, e.square, standing, terrain) & ours
             for e in enemies if distance(unit.square, e.square) <= kind.range + 1)
+        first = len(orders)  # this soldier's orders start here
         if unit.kind == "N":
             orders.append(Order("fire", unit.id, name(target.square)) if target else Order("move", unit.id, way))
             if unit.mines:
@@ -169,8 +170,7 @@ def plan(own: Iterable[Known], enemies: Iterable[Known], dice: Dice, rows: Seque
             orders.append(Order("opp", unit.id) if watchful else Order("hold", unit.id))
         else:
             orders.append(Order("oppmove" if watchful else "move", unit.id, way))
-        if orders[-1].kind in ("move", "oppmove"):
-            stepped.add(step(unit.square, orders[-1].target))
+        stepped |= {step(unit.square, o.target) for o in orders[first:] if o.kind in ("move", "oppmove")}
     return tuple(orders) or (Order("hold"),)
 
 
