@@ -407,6 +407,11 @@ class Ruleset(ABC):
         return {t.__name__: t for t in types}
 
 
+def version_order(version: str) -> tuple[tuple[int, int | str], ...]:
+    """Versions in the order they were made: "2" < "2.1" < "10" (numbers as numbers)."""
+    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in version.split("."))
+
+
 @dataclass(frozen=True)
 class Registry:
     """Finds rulesets by name and version, so an old game replays under its own rules."""
@@ -417,7 +422,7 @@ class Registry:
         return Registry({**self.rulesets, (ruleset.name, ruleset.version): ruleset})
 
     def get(self, name: str, version: str | None = None) -> Ruleset:
-        versions = sorted(v for (n, v) in self.rulesets if n == name)
+        versions = sorted((v for (n, v) in self.rulesets if n == name), key=version_order)
         if not versions:
             known = ", ".join(sorted({n for (n, _) in self.rulesets})) or "none"
             raise RuleViolation("ruleset", f"There is no ruleset called {name!r} (known: {known}).")
@@ -431,4 +436,5 @@ class Registry:
         return self.rulesets[(name, version)]
 
     def names(self) -> tuple[tuple[str, str], ...]:
-        return tuple(sorted(self.rulesets))
+        """(name, version) pairs by name, each name's versions oldest first."""
+        return tuple(sorted(self.rulesets, key=lambda nv: (nv[0], version_order(nv[1]))))
