@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import time
 from pathlib import Path
 
 from django.utils import timezone
 
 # The injected instant as last read, by the file's identity: a job asks the time several
 # times, and a stat costs a fraction of an open and read (which the benchmarks would
-# otherwise count as the referee's own time). ``set_fake_now`` replaces the file, so a
-# moved clock is a new inode.
+# otherwise count as the referee's own time). ``set_fake_now`` replaces the file and stamps
+# it with the nanosecond it was written (a file system's own stamps can be a few
+# milliseconds coarse), so a moved clock never looks like the one already read.
 _read: tuple[str, int, int, dt.datetime | None] | None = None
 
 
@@ -44,4 +46,6 @@ def set_fake_now(path: str | os.PathLike[str], instant: dt.datetime) -> None:
     """Tests only: move the injected clock (atomically, so a reader never sees half a time)."""
     tmp = Path(f"{path}.tmp")
     tmp.write_text(instant.isoformat())
+    written = time.time_ns()
+    os.utime(tmp, ns=(written, written))
     tmp.replace(path)

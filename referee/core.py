@@ -435,7 +435,7 @@ class Referee:
     def position(self, game_id: str, rules: Ruleset | None = None) -> Position:
         """The latest position with the head of the log (what an order starts from). A
         caller that has read the game row passes its ``rules`` (no read of the row)."""
-        return self._position(game_id, rules or self._rules_of(game_id))
+        return self._position(game_id, rules if rules is not None else self._rules_of(game_id))
 
     def _rules_of(self, game_id: str) -> Ruleset:
         key = (self.store.cache_scope(), str(game_id))
