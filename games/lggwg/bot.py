@@ -9,7 +9,7 @@ in sight and the terrain as the team knows it.
 It never aims where its own team could be hit (L-R14): a shot is left out when one of its
 units could stand, at the moment the shot resolves, on the bullet's line, where a shell may
 land or splash, or where a fireball flies or floods. Its Max and Firebot do not take
-opportunity fire (they cannot choose where it goes). Games of version 1 keep the first
+opportunity fire (they cannot choose where it goes). It steps around the mines it knows of. Games of version 1 keep the first
 bot, which did not look (``bot_v1``)."""
 
 from __future__ import annotations
@@ -118,8 +118,21 @@ def danger(weapon: str, frm: Square, aim: Square, units: set[Square], terrain: K
     return _line(frm, aim, units, terrain)[0]
 
 
+def _clear_way(unit: Known, way: str, mines: Mapping[Square, bool]) -> str | None:
+    """``way``, or the direction on either side of it, whichever first leads onto no mine
+    the team knows of (a Miner walks over its own team's); None if all three are mined."""
+    if not way:
+        return None
+    turn = DIRECTION_NAMES.index(way)
+    for direction in (way, DIRECTION_NAMES[(turn - 1) % 8], DIRECTION_NAMES[(turn + 1) % 8]):
+        ours = mines.get(step(unit.square, direction))
+        if ours is None or (ours and unit.kind == "N"):
+            return direction
+    return None
+
+
 def plan(own: Iterable[Known], enemies: Iterable[Known], dice: Dice, rows: Sequence[str] = (),
-         others: Iterable[Known] = ()) -> tuple[Order, ...]:
+         others: Iterable[Known] = (), mines: Iterable[tuple[Square, bool]] = ()) -> tuple[Order, ...]:
     """Each soldier (in id order): fire at the nearest enemy in sight when it is in range and
     the shot cannot hurt a unit of ours, then step toward it; else step toward it (or a
     random way), with an opportunity move where its weapon only hits what it aims at. The
@@ -127,12 +140,18 @@ def plan(own: Iterable[Known], enemies: Iterable[Known], dice: Dice, rows: Seque
 
     The orders resolve in list order (other teams' between them), so when a soldier's shot
     resolves, the soldiers before it in the list may already have stepped and those after
-    it have not: each shot is checked against both squares of the first and the current
-    square of the others (and of the shooter, for a shell). ``others`` are the flags and
-    sheep in sight: they stop shells too, and a sheep steps before anyone (L-R9)."""
-    own = sorted((u for u in own if UNITS[u.kind].soldier), key=lambda u: u.id)
+    it have not: each shot is checked against both squares of the first, the current square
+    of the others (and of the shooter, for a shell) and the team's flags. ``others`` are the
+    flags and sheep in sight: they stop shells too, and a sheep steps before anyone (L-R9).
+
+    No soldier steps onto a mine the team knows of (``mines``: its own team's, ``True``,
+    and those it sees): it steps to one side of it, or stays."""
+    team = list(own)
+    flags = {u.square for u in team if not UNITS[u.kind].soldier}  # ours too, and they stay put
+    own = sorted((u for u in team if UNITS[u.kind].soldier), key=lambda u: u.id)
     enemies = sorted(enemies, key=lambda u: u.id)
     terrain = KnownTerrain(rows)
+    mined = dict(mines)
     standing = {u.square for u in own} | {e.square for e in enemies}
     for other in others:
         standing |= {other.square, *(neighbours(other.square) if other.kind == "W" else ())}
@@ -145,7 +164,8 @@ def plan(own: Iterable[Known], enemies: Iterable[Known], dice: Dice, rows: Seque
             way = _toward(unit.square, near.square)
         else:
             way = DIRECTION_NAMES[dice.roll(f"bot {unit.id} direction", 0, 7)] if unit.kind != "E" else ""
-        ours = stepped | {u.square for u in own[i + 1:]} | {u.square for u in own[:i]}
+        way = _clear_way(unit, way, mined) or ""
+        ours = flags | stepped | {u.square for u in own[i + 1:]} | {u.square for u in own[:i]}
         if kind.weapon == "shells":
             ours.add(unit.square)  # a shell's splash hits its Max too; a Firebot does not burn itself (L-R7)
         # The nearest enemy in range whose shot cannot hurt us (the nearest is chased either way).
@@ -159,14 +179,17 @@ def plan(own: Iterable[Known], enemies: Iterable[Known], dice: Dice, rows: Seque
             for e in enemies if distance(unit.square, e.square) <= kind.range + 1)
         first = len(orders)  # this soldier's orders start here
         if unit.kind == "N":
-            orders.append(Order("fire", unit.id, name(target.square)) if target else Order("move", unit.id, way))
+            if target is not None:
+                orders.append(Order("fire", unit.id, name(target.square)))
+            elif way:
+                orders.append(Order("move", unit.id, way))
             if unit.mines:
                 orders.append(Order("mine", unit.id))
         elif target is not None:
             orders.append(Order("fire", unit.id, name(target.square)))
-            if unit.kind != "E":
+            if unit.kind != "E" and way:
                 orders.append(Order("move", unit.id, way))
-        elif unit.kind == "E":
+        elif unit.kind == "E" or not way:
             orders.append(Order("opp", unit.id) if watchful else Order("hold", unit.id))
         else:
             orders.append(Order("oppmove" if watchful else "move", unit.id, way))
@@ -182,6 +205,7 @@ class Sighted:
     own: list[Known]
     enemies: list[Known]
     others: list[Known]
+    sight: frozenset[Square]
 
 
 def sighted(state: LggwgState, seat: int) -> Sighted:
@@ -192,6 +216,7 @@ def sighted(state: LggwgState, seat: int) -> Sighted:
                  if u.team and u.team != seat and u.type.soldier and u.square in sight],
         others=[Known(u.id, u.kind, u.square) for u in state.units
                 if not u.type.soldier and (u.team == seat or u.square in sight)],
+        sight=sight,
     )
 
 
@@ -200,7 +225,8 @@ def bot_orders(state: LggwgState, seat: int, dice: Dice) -> tuple[Order, ...]:
     if team is None or team.out:
         return ()
     known = sighted(state, seat)
-    return plan(known.own, known.enemies, dice, remember(state, seat, team.memory), known.others)
+    mines = [(m.square, m.team == seat) for m in state.mines if m.team == seat or m.square in known.sight]
+    return plan(known.own, known.enemies, dice, remember(state, seat, team.memory), known.others, mines)
 
 
 def bot_orders_from_view(view: Mapping[str, Any], dice: Dice) -> list[dict[str, str]]:
@@ -212,5 +238,6 @@ def bot_orders_from_view(view: Mapping[str, Any], dice: Dice) -> list[dict[str, 
     own = [k for team, k in known if team == you]
     enemies = [k for team, k in known if team not in (you, 0) and UNITS[k.kind].soldier]
     others = [k for _, k in known if not UNITS[k.kind].soldier]
-    orders = plan(own, enemies, dice, view.get("squares") or (), others)
+    mines = [((m["x"], m["y"]), m["team"] == you) for m in view.get("mines") or ()]
+    orders = plan(own, enemies, dice, view.get("squares") or (), others, mines)
     return [{"kind": o.kind, "unit": o.unit, "target": o.target} for o in orders]

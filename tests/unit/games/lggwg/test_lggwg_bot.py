@@ -1,5 +1,6 @@
-"""The deadline bot plays for a team whose player is away: it must not shoot that team
-(L-R14, ruleset version 2). Games of version 1 keep the bot they were played with."""
+"""The deadline bot plays for a team whose player is away: it must not shoot that team or
+walk it onto its own mines (L-R14, ruleset version 2). Games of version 1 keep the bot they
+were played with."""
 
 from __future__ import annotations
 
@@ -20,16 +21,19 @@ BESIDE = ("custom #12/#.10#/#.10#/#.10#/#.10#/#.10#/#.10#/#12 orders:1/30 noflag
 
 
 def own_team_hurt(state: LggwgState, events: tuple[ev.Event, ...]) -> list[str]:
-    """Damage a team's shot (a bullet, shell, splash or fireball) did to that same team."""
+    """Damage a team's shot (a bullet, shell, splash or fireball) or its own mine did to that
+    same team."""
     team = {u.id: u.team for u in state.units}
-    shooter, hurt = None, []
+    shooter, mine, hurt = None, None, []
     for event in events:
         if isinstance(event, ev.ShotFired):
-            shooter = event.unit
-        elif isinstance(event, (ev.OrderResolved, ev.Exploded, ev.MineExploded)):
-            shooter = None  # a blast or a mine is not the shot's doing
-        elif isinstance(event, ev.UnitDamaged) and shooter and team.get(event.unit) == team.get(shooter):
-            hurt.append(f"{shooter} hurt {event.unit} ({event.cause}, {event.amount})")
+            shooter, mine = team.get(event.unit), None
+        elif isinstance(event, ev.MineExploded):
+            shooter, mine = None, event.team
+        elif isinstance(event, (ev.OrderResolved, ev.Exploded)):
+            shooter, mine = None, None  # a blast is not the shot's doing
+        elif isinstance(event, ev.UnitDamaged) and team.get(event.unit) in {shooter, mine} - {None}:
+            hurt.append(f"team {team[event.unit]} hurt {event.unit} ({event.cause}, {event.amount})")
     return hurt
 
 
@@ -58,7 +62,7 @@ def test_version_1s_bot_shells_the_foe_beside_its_own_unit_as_it_always_did() ->
         events = RULESET_V1.decide(state, command(state, text), ForcedDice([2, 0, 2, 0, 2, 0]))
         hurt = own_team_hurt(state, events)
         state = RULESET_V1.fold(state, events)
-    assert hurt == ["B2 hurt B3 (splash, 1)"] * 3
+    assert hurt == ["team 2 hurt B3 (splash, 1)"] * 3
     assert state.unit("B3").hp == 5
 
 
