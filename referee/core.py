@@ -15,7 +15,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import Any
 
 from games.base import (
@@ -276,7 +276,7 @@ class Referee:
             command = rules.command_from_data(command_type, body)
         except DataError as exc:
             raise RuleViolation("order", f"The order {command_type} is malformed: {exc}.") from None
-        stamped = replace(command, actor=actor, at_ms=int(self.clock().timestamp() * 1000))
+        stamped = _stamp(rules, command_type, command, actor, int(self.clock().timestamp() * 1000))
         outcome = self._append_decided(
             info, rules, command_type, rules.command_to_data(stamped), actor, idempotency_key,
             lambda state, dice: rules.decide(state, stamped, dice), position=position, preface=preface,
@@ -783,13 +783,41 @@ MAX_RECORDED_REFUSALS = 10
 _STAMPED = ("actor", "at_ms")
 
 
+def _stamp(rules: Ruleset, command_type: str, command: Any, actor: Actor, at_ms: int) -> Any:
+    """The order as the referee records it: who gave it and when, on the order and on each
+    step of a whole turn (the rules play every step as the turn's; a step's own ``actor``,
+    sent or defaulted, would only mislead whoever reads the log)."""
+    stamped = replace(command, actor=actor, at_ms=at_ms)
+    if rules.whole_turn is None or command_type != rules.whole_turn[0]:
+        return stamped
+    field_name = rules.whole_turn[1]
+    steps = getattr(stamped, field_name, ())
+    return replace(stamped, **{field_name: tuple(
+        replace(s, actor=actor, at_ms=at_ms) if {"actor", "at_ms"} <= _field_names(s) else s for s in steps)})
+
+
+def _field_names(value: Any) -> set[str]:
+    return {f.name for f in fields(value)} if is_dataclass(value) else set()
+
+
+def _unstamped(rules: Ruleset, command_type: str, data: Mapping[str, Any]) -> dict[str, Any]:
+    """``data`` without the referee's stamps, on the order and on each step of a whole turn."""
+    body = {k: v for k, v in data.items() if k not in _STAMPED}
+    if rules.whole_turn is not None and command_type == rules.whole_turn[0]:
+        steps = body.get(rules.whole_turn[1])
+        if isinstance(steps, list | tuple):
+            body[rules.whole_turn[1]] = [
+                {k: v for k, v in s.items() if k not in _STAMPED} if isinstance(s, Mapping) else s for s in steps]
+    return body
+
+
 def _order_digest(rules: Ruleset, command_type: str, payload: Mapping[str, Any]) -> str:
     """A digest of an order as the ruleset reads it (defaults filled in, the referee's
-    stamps left out), so a retry of the same order matches whatever its client omitted."""
-    body: Any = {k: v for k, v in payload.items() if k not in _STAMPED}
+    stamps left out, on each step of a whole turn too), so a retry of the same order
+    matches whatever its client omitted."""
+    body: Any = _unstamped(rules, command_type, payload)
     try:
-        body = {k: v for k, v in rules.command_to_data(rules.command_from_data(command_type, body)).items()
-                if k not in _STAMPED}
+        body = _unstamped(rules, command_type, rules.command_to_data(rules.command_from_data(command_type, body)))
     except (RuleViolation, DataError, TypeError, ValueError):
         pass  # not an order of this ruleset: the raw body is what was sent
     return digest({"order": command_type, "body": body})
