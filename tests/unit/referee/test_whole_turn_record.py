@@ -5,8 +5,6 @@ turn with the same idempotency key is recognised although it comes later."""
 
 from __future__ import annotations
 
-import datetime as dt
-
 from games.base import Actor, SeatInfo
 from games.registry import default_registry
 from referee.core import Referee
@@ -17,17 +15,8 @@ GAME = "whole-turn"
 SHOPPING = {"team_weapon": "minigun", "items": [{"item": "bazooka", "count": 2}, {"item": "mine", "count": 2}]}
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.UTC)
-
-    def __call__(self) -> dt.datetime:
-        self.now += dt.timedelta(seconds=1)
-        return self.now
-
-
-def started() -> tuple[Referee, int]:
-    referee = Referee(InMemoryEventStore(), default_registry(), Clock(), backoff=lambda attempt: None)
+def started(clock) -> tuple[Referee, int]:  # noqa: ANN001  (the FakeClock fixture)
+    referee = Referee(InMemoryEventStore(), default_registry(), clock, backoff=lambda attempt: None)
     referee.create_game(ruleset="worms", game_id=GAME, seed="7e57" * 16)
     referee.start_game(GAME, [SeatInfo(1, "Ann"), SeatInfo(2, "Bob")])
     for seat in (1, 2):
@@ -39,8 +28,8 @@ def started() -> tuple[Referee, int]:
     return referee, state.seat
 
 
-def test_every_step_of_a_whole_turn_is_recorded_as_the_players_at_the_turns_time():
-    referee, seat = started()
+def test_every_step_of_a_whole_turn_is_recorded_as_the_players_at_the_turns_time(clock):
+    referee, seat = started(clock)
     forged = {"actor": {"kind": "moderator", "seat": None}, "at_ms": 1}
     outcome = referee.handle(GAME, command_type="SubmitTurn", payload={"steps": [forged]},
                              actor=Actor.player(seat), idempotency_key="post-1")
@@ -50,10 +39,11 @@ def test_every_step_of_a_whole_turn_is_recorded_as_the_players_at_the_turns_time
     assert [(s["actor"], s["at_ms"]) for s in command.payload["steps"]] == [(turn_actor, turn_time)]
 
 
-def test_the_same_turn_sent_again_later_with_its_key_is_the_first_one():
-    referee, seat = started()
+def test_the_same_turn_sent_again_later_with_its_key_is_the_first_one(clock):
+    referee, seat = started(clock)
     first = referee.handle(GAME, command_type="SubmitTurn", payload={"steps": [{}]},
                            actor=Actor.player(seat), idempotency_key="post-1")
+    clock.advance(seconds=30)
     again = referee.handle(GAME, command_type="SubmitTurn", payload={"steps": [{}]},
                            actor=Actor.player(seat), idempotency_key="post-1")
     assert again.replayed and again.records == first.records
