@@ -9,8 +9,8 @@ in sight and the terrain as the team knows it.
 It never aims where its own team could be hit (L-R14): a shot is left out when one of its
 units could stand, at the moment the shot resolves, on the bullet's line, where a shell may
 land or splash, or where a fireball flies or floods. Its Max and Firebot do not take
-opportunity fire (they cannot choose where it goes). It steps around the mines it knows of. Games of version 1 keep the first
-bot, which did not look (``bot_v1``)."""
+opportunity fire (they cannot choose where it goes). It steps around the mines it knows
+of. Games of version 1 keep the first bot, which did not look (``bot_v1``)."""
 
 from __future__ import annotations
 
