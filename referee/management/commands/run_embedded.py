@@ -1,23 +1,28 @@
 """manage.py run_embedded: the whole service on the embedded default, from one command.
 
 Migrates the SQLite database, makes sure a demo game and demo accounts exist, then starts
-the web server (uvicorn serving referee/asgi.py), a Celery worker and Celery beat (kombu's filesystem broker: no server),
-prints the URL and keeps all three running until Ctrl-C.
+the web server (uvicorn serving referee/asgi.py), a Celery worker and Celery beat (kombu's
+filesystem broker: no server), says it is running once the web server answers, and keeps all
+three running until Ctrl-C. Debug pages are off unless REFEREE_DEBUG=1 (a wrong address shows
+a plain "not found", not the URLconf); see referee/embedded.py for the supervision.
 """
 
 from __future__ import annotations
 
 import os
 import signal
-import subprocess
 import sys
 import time
 
 from django.conf import settings
 from django.core.management import call_command
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 from referee.demo import demo_game_ensure
+from referee.embedded import Failure, PortTaken, Supervisor, answers, child_environment, port_check, public_address
+
+#: How long the web server may take to answer before the start counts as failed.
+START_TIMEOUT_SECONDS = 60
 
 
 class Command(BaseCommand):
@@ -29,26 +34,26 @@ class Command(BaseCommand):
         parser.add_argument("--check", action="store_true", help="start, wait until the web answers, then stop")
 
     def handle(self, *args, host: str, port: int, check: bool, **options):
+        try:
+            port_check(host, port)
+        except PortTaken as exc:
+            raise CommandError(str(exc)) from exc
         call_command("migrate", interactive=False, verbosity=0)
         game = demo_game_ensure()
+        env = child_environment(base=os.environ, host=host, port=port, var_dir=settings.VAR_DIR)
         python = sys.executable
         celery = [python, "-m", "celery", "-A", "referee"]
-        procs = {
-            # ASGI, as in production: waiting readers (long-polls, event streams) hold no thread.
-            "web": [python, "-m", "uvicorn", "referee.asgi:application", "--host", host, "--port", str(port),
-                    "--log-level", "warning"],
-            "worker": [*celery, "worker", "--pool", "solo", "--loglevel", "warning"],
-            "beat": [*celery, "beat", "--loglevel", "warning", "--schedule", settings.CELERY_BEAT_SCHEDULE_FILENAME],
-        }
-        running = {name: subprocess.Popen(cmd, cwd=settings.BASE_DIR) for name, cmd in procs.items()}
-        url = f"http://{host}:{port}/"
-        self.stdout.write(self.style.SUCCESS(
-            f"\nThe referee is running at {url}\n"
-            f"  demo game:   {url}games/{game.pk}/\n"
-            f"  API docs:    {url}api/docs/\n"
-            f"  sign in as alice, bob or moderator (password: demo)\n"
-            f"  web, Celery worker and beat are running; Ctrl-C stops them all.\n"
-        ))
+        supervisor = Supervisor(out=sys.stderr)
+        # ASGI, as in production: waiting readers (long-polls, event streams) hold no thread.
+        supervisor.start("web", "web server", [python, "-m", "uvicorn", "referee.asgi:application", "--host", host,
+                                               "--port", str(port), "--log-level", "warning"],
+                         cwd=settings.BASE_DIR, env=env)
+        supervisor.start("worker", "Celery worker", [*celery, "worker", "--pool", "solo", "--loglevel", "warning"],
+                         cwd=settings.BASE_DIR, env=env)
+        supervisor.start("beat", "Celery beat", [*celery, "beat", "--loglevel", "warning", "--schedule",
+                                                 settings.CELERY_BEAT_SCHEDULE_FILENAME],
+                         cwd=settings.BASE_DIR, env=env)
+        local = public_address(host, port) + "/"
         stop = False
 
         def _stop(*_: object) -> None:
@@ -57,35 +62,35 @@ class Command(BaseCommand):
 
         signal.signal(signal.SIGINT, _stop)
         signal.signal(signal.SIGTERM, _stop)
-        deadline = time.monotonic() + 30
         try:
+            started = supervisor.wait_until(lambda: stop or answers(local + "health/"), timeout=START_TIMEOUT_SECONDS)
+            if isinstance(started, Failure):
+                raise CommandError(_failed(started))
+            if stop:
+                return
+            if started is False:
+                raise CommandError(f"The web server did not answer at {local} within {START_TIMEOUT_SECONDS} s; "
+                                   "the worker and beat have been stopped.")
+            url = env["REFEREE_BASE_URL"].rstrip("/") + "/"
+            self.stdout.write(self.style.SUCCESS(
+                f"\nThe referee is running at {url}\n"
+                f"  demo game:   {url}games/{game.pk}/\n"
+                f"  API docs:    {url}api/docs/\n"
+                f"  sign in as alice, bob or moderator (password: demo)\n"
+                f"  web, Celery worker and beat are running; Ctrl-C stops them all.\n"
+            ))
+            if check:
+                self.stdout.write("web answered; --check done")
+                return
             while not stop:
-                dead = {n: p.returncode for n, p in running.items() if p.poll() is not None}
-                if dead:
-                    self.stderr.write(f"stopped unexpectedly: {dead}")
-                    raise SystemExit(1)
-                if check and _answers(url):
-                    self.stdout.write("web answered; --check done")
-                    break
-                if check and time.monotonic() > deadline:
-                    self.stderr.write("web did not answer within 30 s")
-                    raise SystemExit(1)
+                failure = supervisor.failed()
+                if failure is not None:
+                    raise CommandError(_failed(failure))
                 time.sleep(0.5)
         finally:
-            for p in running.values():
-                p.terminate()
-            for p in running.values():
-                try:
-                    p.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    p.kill()
+            supervisor.stop()
 
 
-def _answers(url: str) -> bool:
-    import urllib.request
-
-    try:
-        with urllib.request.urlopen(url + "health/", timeout=2) as response:
-            return response.status == 200
-    except OSError:
-        return False
+def _failed(failure: Failure) -> str:
+    others = "the other processes have been stopped"
+    return f"{failure.sentence()}\n{others}."
