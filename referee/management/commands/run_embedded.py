@@ -19,7 +19,15 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
 from referee.demo import demo_game_ensure
-from referee.embedded import Failure, PortTaken, Supervisor, answers, child_environment, port_check, public_address
+from referee.embedded import (
+    Failure,
+    PortTaken,
+    Supervisor,
+    answers,
+    child_environment,
+    port_check,
+    public_address,
+)
 
 #: How long the web server may take to answer before the start counts as failed.
 START_TIMEOUT_SECONDS = 60

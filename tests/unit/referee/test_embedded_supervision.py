@@ -9,7 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from referee.embedded import Failure, PortTaken, Supervisor, child_environment, port_check, public_address
+from referee.embedded import (
+    Failure,
+    PortTaken,
+    Supervisor,
+    child_environment,
+    port_check,
+    public_address,
+)
 
 
 def test_a_taken_port_is_refused_with_a_sentence_naming_referee_port():
