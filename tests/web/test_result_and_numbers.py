@@ -173,3 +173,38 @@ def test_the_moderators_replay_details_render_every_step_without_python_text():
         shown = re.sub(r'<pre id="order-payload">.*?</pre>', "", details.group(0), flags=re.S)
         assert "{&#x27;" not in shown and "[&#x27;" not in shown and "True" not in shown, shown[:400]
         assert "at ms" not in shown
+
+
+# --- smaller ones ------------------------------------------------------------------------------------
+
+
+def test_after_game_over_no_other_seats_records_are_listed_as_the_players_private_messages():
+    table, loser, winner = _surrendered_worms()
+    html = table.client(loser).get(f"/games/{table.game.pk}/").content.decode()
+    assert "Private messages" not in html
+    # the log, public now, says which lines were private until the end
+    assert "private until the end" in html
+
+
+def test_during_play_a_seat_reads_its_own_private_messages_only():
+    table = worms_table(players=2)
+    first, second = table.seats
+    html = table.client(first).get(f"/games/{table.game.pk}/").content.decode()
+    inbox = re.search(r'<ul id="inbox">(.*?)</ul>', html, re.S)
+    assert inbox, "a seat's own private records (its inventory) are its messages"
+    assert "private until the end" not in html
+
+
+def test_a_weapon_whose_last_round_is_spent_gets_no_fire_form():
+    from game_pages.worms.pages import play_context
+
+    table = worms_table(players=2)
+    seat = table.seat_to_act()
+    position = table.position(seat)
+    team = next(t for t in position["teams"] if t["seat"] == seat.number)
+    held = next(s for s in team["inventory"] if s["count"])
+    worm = ui.worms_that_may_act(position, seat.number)[0]["id"]
+    assert play_context(position, seat.number, worm, held["item"])["weapon"] == held["item"]
+    held["count"] = 0
+    spent = play_context(position, seat.number, worm, held["item"])
+    assert spent["weapon"] == "" and "aim" not in spent

@@ -12,12 +12,14 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Mapping
 
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 from referee.demo import demo_game_ensure
+from referee.settings import served_base_url
 
 
 class Command(BaseCommand):
@@ -40,7 +42,8 @@ class Command(BaseCommand):
             "worker": [*celery, "worker", "--pool", "solo", "--loglevel", "warning"],
             "beat": [*celery, "beat", "--loglevel", "warning", "--schedule", settings.CELERY_BEAT_SCHEDULE_FILENAME],
         }
-        running = {name: subprocess.Popen(cmd, cwd=settings.BASE_DIR) for name, cmd in procs.items()}
+        env = child_env(os.environ, host=host, port=port)
+        running = {name: subprocess.Popen(cmd, cwd=settings.BASE_DIR, env=env) for name, cmd in procs.items()}
         url = f"http://{host}:{port}/"
         self.stdout.write(self.style.SUCCESS(
             f"\nThe referee is running at {url}\n"
@@ -79,6 +82,16 @@ class Command(BaseCommand):
                     p.wait(timeout=10)
                 except subprocess.TimeoutExpired:
                     p.kill()
+
+
+def child_env(environ: Mapping[str, str], *, host: str, port: int) -> dict[str, str]:
+    """The processes' environment: unless ``REFEREE_BASE_URL`` is set, links (the forum
+    post's picture, e-mails) point at the host and port the web server is started on,
+    which ``--port`` may have changed from ``REFEREE_PORT``."""
+    env = dict(environ)
+    if not env.get("REFEREE_BASE_URL"):
+        env["REFEREE_BASE_URL"] = served_base_url({**env, "REFEREE_HOST": host, "REFEREE_PORT": str(port)})
+    return env
 
 
 def _answers(url: str) -> bool:
