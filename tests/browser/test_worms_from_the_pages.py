@@ -48,7 +48,7 @@ def _user(name: str):
 
 
 def _player(browser, server: str, username: str, viewport: dict) -> Page:
-    context = browser.new_context(viewport=viewport, is_mobile=viewport is PHONE, has_touch=viewport is PHONE)
+    context = browser.new_context(viewport=viewport)
     page = context.new_page()
     page.on("dialog", lambda dialog: dialog.accept())  # "End your turn now?", "Surrender?": yes
     page.goto(server + "/accounts/login/")
@@ -147,7 +147,8 @@ def test_two_people_play_worms_from_the_pages_to_the_end(server, browser, artifa
 
     # the first player walks, then ends the turn: the second's page says it is their turn
     _step(first, second)
-    first.locator("#end-turn").click()
+    if first.locator("#end-turn").count():  # a step that left no worm able to act ended the turn already
+        first.locator("#end-turn").click()
     expect(first.get_by_text("It is not your turn.")).to_be_visible()
     expect(second.get_by_role("heading", name="Your turn")).to_be_visible(timeout=FOLLOWS)
     assert _same_document(second)
