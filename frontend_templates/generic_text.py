@@ -4,7 +4,7 @@ Only what the viewer received is used (the feed record, the page's result and cl
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from frontend_templates.generic_board import scalar, words
@@ -124,6 +124,33 @@ def status_panel(page: Page) -> Panel:
         "scores": [{"name": seat_name(page.names, s), "score": f"{v:g}"} for s, v in result.scores],
         "waiting_names": [seat_name(page.names, s) for s in page.waiting_for],
         "finished": result.finished,
+    })
+
+
+#: How many of the last events tell how a game ended.
+ENDING_EVENTS = 4
+
+
+def result_panel(page: Page, narrate: Callable[[Mapping[str, Any], Mapping[int, str]], str]) -> Panel:
+    """The finished game's result for the main area. "How it ended" is the events that
+    came with the last order (the viewer's own feed: what they were shown anyway)."""
+    from frontend_templates.plugins import Panel
+
+    result, names = page.result, page.names
+    winners = [seat_name(names, s) for s in result.winners]
+    if result.draw:
+        headline = "a draw"
+    elif winners:
+        headline = f"{', '.join(winners)} won"
+    else:
+        headline = "no winner"
+    places = [", ".join(seat_name(names, s) for s in place) for place in result.ranking]
+    ending = [narrate(r, names) for r in page.recent if r.get("kind") in ("event", "notice")][-ENDING_EVENTS:]
+    return Panel("frontend/generic/result.html", {
+        "headline": headline, "summary": result.summary if result.summary not in ("", "A draw.") else "",
+        "places": places if len(places) > 1 else [],
+        "final_scores": [{"name": seat_name(names, s), "score": f"{v:g}"} for s, v in result.scores],
+        "ending": [line for line in ending if line],
     })
 
 

@@ -121,6 +121,14 @@ class RulesetPages:
         """The status panel beside the board. Default: the result, who is awaited, the deadline."""
         return generic_text.status_panel(page)
 
+    def result(self, page: Page) -> Panel | None:
+        """The result at the top of the page's main area once the game is over (None
+        while it runs): who won, the places and final scores from ``Ruleset.result``, and
+        how it ended (the last events, narrated by this plug-in). Default: all of that."""
+        if not page.result.finished:
+            return None
+        return generic_text.result_panel(page, self.narrate)
+
     def orders(self, page: Page) -> Panel | None:
         """The order forms for the viewer's seat (None for spectators and moderators).
         Default: one form per order type, posted to the generic order URL."""

@@ -66,7 +66,8 @@ def game_detail(request: HttpRequest, game_id: str) -> HttpResponse:
         base = {"game": game, "page": page, "position": page.position, "clock": page.clock,
                 "moderator": page.moderator, "seat": seat, "form_key": page.form_key, "pause_reason": pause_reason}
         ctx.update({
-            "position": page.position, "seq": page.seq, "public_seq": public.get(page.seq), "clock": page.clock,
+            "position": page.position, "seq": page.seq, "public_seq": last_public_number(public, page.seq),
+            "clock": page.clock, "result_block": render_panel(request, pages.result(page), **base),
             "result": page.result, "my_turn": seat is not None and seat.number in page.waiting_for,
             "board": pages.board(page.position, title=f"The board of {game.name}", page=page),
             "in_words": pages.board_in_words(page.position, names),
@@ -77,11 +78,22 @@ def game_detail(request: HttpRequest, game_id: str) -> HttpResponse:
         # a refused order is the player's own business: shown when it happens, folded away after
         ctx["log"] = [line for line in lines if line["kind"] != "rejection"][-40:][::-1]
         ctx["refusals"] = [line for line in lines if line["kind"] == "rejection"][-10:][::-1]
-        if seat is not None:
+        if seat is not None and not page.result.finished:
+            # once the game is over its log is public: another seat's private records are in
+            # the viewer's feed then, and are no messages to them (the log marks them)
             ctx["inbox"] = [line for line in lines if line["audience"] == "seats"
                             and line["kind"] != "rejection"][-8:][::-1]
     template = "frontend/game_live.html" if request.GET.get("fragment") == "live" else "frontend/game.html"
     return render(request, template, ctx)
+
+
+def last_public_number(public: dict[int, int], seq: int | None) -> int | None:
+    """The public step number players quote for the position after the viewer's record
+    ``seq``: that record's own, or the last public one before it (a private record has none)."""
+    if not seq:
+        return None
+    known = [n for viewer_seq, n in public.items() if viewer_seq <= seq and n]
+    return max(known) if known else None
 
 
 def _since_last_player_order(log: list[dict[str, Any]]) -> list[dict[str, Any]]:

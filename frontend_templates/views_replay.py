@@ -13,7 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from frontend_templates import common
+from frontend_templates import common, details
 from frontend_templates.generic_board import words
 from frontend_templates.generic_text import readable_time
 from frontend_templates.plugins import OrderFormError, render_panel
@@ -21,17 +21,6 @@ from games.base import MODERATOR_VIEW, RuleViolation
 from referee import replay as replay_service
 from referee import selectors, services
 from referee.errors import RefereeError
-
-
-def _value(value: Any) -> str:
-    """A payload value in words (the order's fields, for moderators' details)."""
-    if isinstance(value, (list, tuple)):
-        return ", ".join(_value(v) for v in value) or "—"
-    if isinstance(value, dict):
-        return "; ".join(f"{words(k)} {_value(v)}" for k, v in value.items()) or "—"
-    if value is None or value == "":
-        return "—"
-    return str(value)
 
 
 def _actor(order: dict[str, Any], names: dict[int, str]) -> str:
@@ -91,10 +80,9 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
                 "draws": step.get("draws"),
                 "redacted": order.get("redacted", False),
                 # the raw record is the moderators' (the players get the story above)
-                "fields": [{"name": words(k), "value": _value(v)} for k, v in (order.get("payload") or {}).items()]
-                if moderator and not order.get("redacted") else [],
-                "diff": [dict(d, path=words(str(d["path"]).replace("/", " › ").replace(".", " › ")))
-                         for d in step["diff"][:60]] if moderator else [],
+                "fields": details.fields(order.get("payload") or {}) if moderator and not order.get("redacted") else [],
+                "diff": details.changes(step["diff"]) if moderator else [],
+                "at": order.get("at", ""),
                 "raw": json.dumps(order.get("payload"), indent=1, sort_keys=True, ensure_ascii=False) if moderator else "",
             }
             if isinstance(step["position_after"], dict):

@@ -17,10 +17,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+
+from referee.embedded import public_address
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("REFEREE_VAR_DIR", BASE_DIR / "var"))
@@ -201,7 +204,17 @@ REFEREE_PREPARED_SQL = os.environ.get("REFEREE_PREPARED_SQL", "1") == "1"
 REFEREE_DEMO_RULESET = os.environ.get("REFEREE_DEMO_RULESET", "worms")
 #: Timers due within this many seconds are handed to a worker with an ETA (see scheduling).
 REFEREE_TIMER_HORIZON_SECONDS = int(os.environ.get("REFEREE_TIMER_HORIZON_SECONDS", "900"))
-REFEREE_BASE_URL = os.environ.get("REFEREE_BASE_URL", "http://127.0.0.1:8000")
+
+
+def served_base_url(environ: Mapping[str, str]) -> str:
+    """The address the embedded server serves on (``REFEREE_HOST``/``REFEREE_PORT``, as
+    ``run_embedded`` binds them), for links when ``REFEREE_BASE_URL`` is not set: a forum
+    post's picture must point where the server answers."""
+    return public_address(environ.get("REFEREE_HOST") or "127.0.0.1", int(environ.get("REFEREE_PORT") or "8000"))
+
+
+#: The public address in links (e-mails, forum posts); by default where the server serves.
+REFEREE_BASE_URL = os.environ.get("REFEREE_BASE_URL") or served_base_url(os.environ)
 
 # --- REST framework -------------------------------------------------------------------------
 REST_FRAMEWORK = {

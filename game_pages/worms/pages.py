@@ -33,6 +33,8 @@ def play_context(position: dict[str, Any], seat: int | None, worm_id: str, weapo
     ctx: dict[str, Any] = {"my_turn": my_turn, "inventory": ui.inventory_of(position, seat)}
     if not my_turn or seat is None:
         return ctx
+    if weapon and weapon not in {s["item"] for s in ctx["inventory"]}:
+        weapon = ""  # its last round is spent (the page's address still names it): no Fire form to refuse
     worms = ui.worms_that_may_act(position, seat)
     ids = [w["id"] for w in worms]
     if worm_id not in ids:

@@ -56,7 +56,10 @@ def server(committed, tmp_path) -> Iterator[str]:
         "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
         "CELERY_TASK_ALWAYS_EAGER": "1",
         "REFEREE_VAR_DIR": str(tmp_path / "var"),
+        # as ``make run`` binds it: links the pages write (the forum picture) point here
+        "REFEREE_HOST": "127.0.0.1", "REFEREE_PORT": str(port),
     }
+    env.pop("REFEREE_BASE_URL", None)
     log = (tmp_path / "server.log").open("w")
     proc = subprocess.Popen(
         [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],

@@ -24,7 +24,7 @@ RAW_TYPES = ("GameCreated", "MapGenerated", "TurnOrderDrawn", "ObjectsPlaced", "
 
 
 def log_text(html: str) -> str:
-    return html.split('id="log"')[1].split("</ol>")[0]
+    return html.split('id="log"')[1].split("</ul>")[0]
 
 
 # --- words ---------------------------------------------------------------------------------

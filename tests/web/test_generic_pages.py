@@ -172,7 +172,7 @@ def test_the_replay_steps_through_the_orders_with_the_generic_board():
     c = table.client(roller)  # an order is private to the seat that gave it
     count = c.get(f"/games/{table.game.pk}/replay/").context["count"]
     html = c.get(f"/games/{table.game.pk}/replay/?step={count}").content.decode()
-    assert re.search(r"Step \d+: Roll", html) and "Die rolled: seat " in html
+    assert re.search(r"Step #\d+: Roll", html) and "Die rolled: seat " in html
     assert '<div class="generic-board"' in html
 
 
