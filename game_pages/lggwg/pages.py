@@ -12,10 +12,13 @@ from django.utils.safestring import SafeString, mark_safe
 
 from frontend_templates import generic_text
 from frontend_templates.plugins import Page, Panel, RulesetPages
+from game_pages.lggwg import bbcode
+from game_pages.lggwg import board_png as png
 from game_pages.lggwg import board_svg as svg
 from game_pages.lggwg import draft as drafts
 from game_pages.lggwg import rules as rulebook
 from game_pages.lggwg.narrate import narrate, step_text
+from games.base import Result
 from games.lggwg.board import DIRECTION_NAMES
 
 #: What is flashed to a player after an order (the rest is in the log under the board).
@@ -49,6 +52,7 @@ def steps(position: Mapping[str, Any], names: Mapping[int, str]) -> list[dict[st
 
 class LggwgPages(RulesetPages):
     ruleset: ClassVar[str] = "lggwg"
+    has_board_png: ClassVar[bool] = True
 
     def urlpatterns(self) -> Sequence[Any]:
         from game_pages.lggwg.urls import urlpatterns
@@ -104,6 +108,19 @@ class LggwgPages(RulesetPages):
 
     def board_svg(self, position: dict[str, Any], *, title: str) -> str | None:
         return svg.board_svg(position, title=title) if position.get("squares") else None
+
+    def board_png(self, position: dict[str, Any]) -> bytes | None:
+        return png.board_png(position) if position.get("squares") else None
+
+    def forum_post(
+        self, *, game_name: str, title: str, position: dict[str, Any], records: Sequence[Mapping[str, Any]],
+        deadline: str | None, image_url: str, names: Mapping[int, str], result: Result,
+        waiting_for: Sequence[int] = (),
+    ) -> str:
+        return bbcode.forum_post(
+            game_name=game_name, title=title, position=position, records=records, deadline=deadline,
+            image_url=image_url, names=names, result=result, waiting_for=waiting_for,
+        )
 
     def board_in_words(self, position: dict[str, Any], names: Mapping[int, str]) -> list[str]:
         return svg.board_in_words(position, names)

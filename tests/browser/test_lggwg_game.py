@@ -1,0 +1,264 @@
+"""Little Green Guys With Guns played from create to game over in Chromium, by two people
+in two browser contexts, with JavaScript on: the game is opened from the create page with a
+turn limit other than the default, both join from the lobby, and every list is written and
+sent on the game page (the builder's "Add to the list", its ✕, the list as text, "Send this
+list"). The lists are the ones the team's bot would write from that team's own view: the
+test plays like a person who reads the board, without scripting the engine."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from games.base import Viewer
+from games.dice import SeededDice
+from games.lggwg.bot import bot_orders_from_view
+from games.lggwg.orders import format_order
+from games.lggwg.state import Order
+from referee import selectors
+from referee.models import Game
+
+pytestmark = [pytest.mark.postgres]
+
+DESKTOP = {"width": 1280, "height": 1000}
+PHONE = {"width": 390, "height": 844}
+HOURS = 5  # the create page's default is 48
+LIVE = 8_000  # ms: the other player's page shows a change by itself within this
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.django_db
+def test_the_lggwg_browser_tests_have_a_migrated_test_database():
+    from django.db import connection
+
+    assert connection.settings_dict["NAME"].startswith("test_")
+    assert Game._meta.db_table in connection.introspection.table_names()
+
+
+def _user(name: str):
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.create_user(username=name, password="pw-" + name)
+
+
+def _sign_in(page: Page, url: str, username: str) -> None:
+    page.goto(url + "/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill("pw-" + username)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("heading", name="My games")).to_be_visible()
+
+
+def _player(browser, viewport: dict, server: str, username: str) -> Page:
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    page.on("dialog", lambda d: d.accept())  # the pages' confirmations, accepted as a person would
+    _sign_in(page, server, username)
+    return page
+
+
+def _create_and_join(server: str, ann: Page, bob: Page, name: str) -> Game:
+    """Ann opens the game from the create page with a non-default turn limit and joins;
+    Bob joins from the lobby."""
+    ann.get_by_role("link", name="Lobby", exact=True).click()
+    ann.get_by_role("link", name="Open a new game").click()
+    ann.get_by_label("Game", exact=True).select_option(label="Little Green Guys With Guns")
+    expect(ann.get_by_role("heading", name=re.compile("Little Green Guys With Guns"))).to_be_visible()
+    ann.get_by_label("Name", exact=True).fill(name)
+    ann.get_by_label(re.compile("^Players")).fill("2")
+    limit = ann.get_by_label(re.compile("^Hours per turn"))
+    assert limit.input_value() != str(HOURS), "the test needs a turn limit other than the default"
+    limit.fill(str(HOURS))
+    ann.get_by_role("button", name="Open the game").click()
+    expect(ann.get_by_role("heading", name=f"Join {name}")).to_be_visible()
+    expect(ann.locator("main")).to_contain_text(f"{HOURS} hours per turn")
+    ann.get_by_label("Team name").fill("Ann")
+    ann.get_by_role("button", name="Join the game").click()
+
+    bob.get_by_role("link", name="Lobby", exact=True).click()
+    bob.get_by_role("link", name=f"Join {name}").click()
+    bob.get_by_label("Team name").fill("Bob")
+    bob.get_by_role("button", name="Join the game").click()
+    game = Game.objects.get(name=name)
+    assert game.turn_limit_seconds == HOURS * 3600
+    return game
+
+
+def _view(game: Game, seat: int) -> dict:
+    return selectors.game_state_get(game_id=str(game.pk), viewer=Viewer.for_seat(seat))["position"]
+
+
+def _list_text(game: Game, seat: int) -> str:
+    """The list this team's bot would write from the team's own view, as notation."""
+    view = _view(game, seat)
+    orders = bot_orders_from_view(view, SeededDice("b10" * 8, str(game.pk), view["turn"] * 10 + seat))
+    return ",".join(format_order(Order(o["kind"], o["unit"], o["target"] or "")) for o in orders) or "-"
+
+
+def _mark(page: Page) -> None:
+    page.evaluate("window.__sameDocument = true")
+
+
+def _same_document(page: Page) -> bool:
+    return bool(page.evaluate("window.__sameDocument === true"))
+
+
+def _check_the_clock(page: Page, game: Game) -> None:
+    """The clock the game runs is the one chosen on the create page: turn 1's orders are
+    due that long after it began (a few minutes of test run at most have passed), and the
+    page counts it down."""
+    clock = selectors.game_clock_get(game_id=str(game.pk))
+    assert clock["turn_limit_seconds"] == HOURS * 3600
+    left = (datetime.fromisoformat(clock["deadline"]) - datetime.now(UTC)).total_seconds()
+    assert HOURS * 3600 - 600 < left <= HOURS * 3600
+    countdown = page.locator("#lggwg-status time[data-countdown]")
+    expect(countdown).to_have_text(re.compile(rf"^({HOURS - 1}h 5\dm \d+s|{HOURS}h 0m 0s) left$"))
+
+
+def _use_the_builder(page: Page) -> None:
+    """"Add to the list" (a form with a field named action) and ✕, in place."""
+    page.locator("#lggwg-unit").select_option(index=1)
+    page.locator("#lggwg-kind").select_option("hold")
+    _press(page, "^Add to the list$")
+    expect(page.locator("#lggwg-draft li code")).to_have_count(1)
+    expect(page.locator("#lggwg-text")).to_have_value(re.compile(r"^[A-Z]\d-$"))
+    _press(page, "^remove order 1$")
+    expect(page.locator("#lggwg-draft li code")).to_have_count(0)
+    expect(page.locator("#lggwg-text")).to_have_value("")
+
+
+def _press(page: Page, button: str) -> None:
+    """Press a builder button; the answer must come from the order-list URL (not a page
+    the script made up) and replace the previous result, which is cleared first."""
+    page.evaluate("document.querySelectorAll('#messages').forEach(function (m) { m.remove(); })")
+    with page.expect_response(lambda r: r.request.method == "POST") as answer:
+        page.get_by_role("button", name=re.compile(button)).click()
+    assert answer.value.request.url.endswith("/lggwg/orders/"), answer.value.request.url
+
+
+def _send(page: Page, text: str) -> None:
+    page.locator("#lggwg-text").fill(text)
+    _press(page, "^Send this list")
+    result = page.locator("#messages")
+    expect(result).to_contain_text(re.compile(r"Your list of \d+ orders? is in\.|Refused:"))
+    if "Refused:" in result.inner_text():  # the bot's list broke a rule: the refusal is told; hold instead
+        expect(result).to_contain_text(re.compile(r"\(rule "))
+        page.locator("#lggwg-text").fill("-")
+        _press(page, "^Send this list")
+        expect(result).to_contain_text("Your list of 1 order is in.")
+
+
+def _over(game: Game) -> bool:
+    game.refresh_from_db()
+    return game.status == Game.Status.FINISHED
+
+
+def _play(server: str, browser, artifacts: Path, viewport: dict, tag: str, *, forfeit_on_turn: int | None) -> None:
+    suffix = uuid.uuid4().hex[:6]
+    users = [_user(f"ann{suffix}"), _user(f"bob{suffix}")]
+    ann, bob = (_player(browser, viewport, server, u.username) for u in users)
+    game = _create_and_join(server, ann, bob, f"Green {tag} {suffix}")
+    seats = {s.user_id: s.number for s in game.seats.all()}
+    pages = {seats[users[0].pk]: ann, seats[users[1].pk]: bob}
+    names = {seats[users[0].pk]: "Ann", seats[users[1].pk]: "Bob"}
+    url = f"{server}/games/{game.pk}/"
+    for page in pages.values():
+        page.goto(url)
+        expect(page.locator("svg.lggwg")).to_be_visible()
+        expect(page.locator("#play-heading")).to_have_text("Your orders for turn 1")
+        _mark(page)
+    if viewport is PHONE:
+        for page in pages.values():
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= PHONE["width"] + 10, f"the game page is {width}px wide on a {PHONE['width']}px phone"
+    _check_the_clock(ann, game)
+    ann.screenshot(path=str(artifacts / f"lggwg-{tag}-start.png"), full_page=True)
+
+    turn = 1
+    while not _over(game):
+        assert turn <= 30, "the game did not end by its last turn (L-R25)"
+        first, second = sorted(pages)
+        if turn == 1:
+            _use_the_builder(pages[first])
+            _use_the_builder(pages[second])
+        if forfeit_on_turn == turn:
+            # the last resort: Ann's team forfeits with the builder (§2: every unit dies)
+            page = pages[first]
+            page.locator("#lggwg-unit").select_option("")
+            page.locator("#lggwg-kind").select_option("forfeit")
+            _press(page, "^Add to the list$")
+            expect(page.locator("#lggwg-text")).to_have_value("!")
+            _press(page, "^Send this list")
+            expect(page.locator("#messages")).to_contain_text("Your list of 1 order is in.")
+        else:
+            _send(pages[first], _list_text(game, first))
+        # the other team's open page learns that the first list is in, by itself
+        expect(pages[second].locator("#team-order")).to_contain_text(
+            re.compile(rf"{names[first]}\s*\(list in ✓\)"), timeout=LIVE)
+        _send(pages[second], _list_text(game, second))
+        turn += 1
+        if _over(game):
+            break
+        # the turn resolved: the sender sees the next turn in place, the other by itself
+        expect(pages[second].locator("#play-heading")).to_have_text(f"Your orders for turn {turn}")
+        expect(pages[first].locator("#play-heading")).to_have_text(f"Your orders for turn {turn}", timeout=LIVE)
+        expect(pages[first].locator("#resolution")).to_be_visible()
+        for page in pages.values():
+            assert _same_document(page), "the page reloaded instead of updating in place"
+
+    # the end: the result in the main area of both open pages, the forms gone
+    winners = [names[s] for s in _result_winners(game)]
+    for page in pages.values():
+        main = page.locator("main")
+        expect(main).to_contain_text("The game is over", timeout=LIVE)
+        for winner in winners:
+            expect(main).to_contain_text(winner)
+        expect(page.locator("#play")).to_have_count(0)
+        assert _same_document(page), "the page reloaded instead of updating in place"
+    ann.screenshot(path=str(artifacts / f"lggwg-{tag}-over.png"), full_page=True)
+
+    # the replay reads as words: no dict text, no epoch milliseconds
+    ann.get_by_role("link", name="Replay").first.click()
+    expect(ann.locator("#order-heading")).to_be_visible()
+    for text in (ann.locator("#order-heading").inner_text(), ann.locator("#step-events").inner_text(),
+                 ann.locator("main").inner_text()):
+        assert "{'" not in text and "[object" not in text, text
+        assert not re.search(r"\b1\d{12}\b", text), text
+    expect(ann.locator("#step-events")).to_contain_text(re.compile(r"[A-Za-z]+ [a-z]+"))
+    ann.screenshot(path=str(artifacts / f"lggwg-{tag}-replay.png"), full_page=True)
+
+    # the forum export: the post links a picture that is a PNG
+    ann.goto(url)
+    ann.get_by_role("link", name="Forum post").click()
+    expect(ann.locator("#bbcode")).to_contain_text("[b]Game over[/b]")
+    image = ann.locator("main img")
+    expect(image).to_be_visible()
+    response = ann.request.get(server + image.get_attribute("src"))
+    assert response.ok and response.headers["content-type"] == "image/png"
+    assert response.body().startswith(PNG_MAGIC)
+
+    # the header says the game is over (checked last: it is the generic pages' line)
+    ann.goto(url)
+    bob_header = bob.locator("main > p.muted").first
+    expect(bob_header).to_contain_text(re.compile(r"over|finished", re.I), timeout=LIVE)
+    for page in pages.values():
+        page.context.close()
+
+
+def _result_winners(game: Game) -> tuple[int, ...]:
+    from frontend_templates import common
+
+    return common.result(game).winners
+
+
+def test_two_people_play_lggwg_from_create_to_game_over_on_desktop(server, browser, artifacts):
+    _play(server, browser, artifacts, DESKTOP, "desktop", forfeit_on_turn=None)
+
+
+def test_two_people_play_lggwg_to_the_end_on_a_phone(server, browser, artifacts):
+    _play(server, browser, artifacts, PHONE, "phone", forfeit_on_turn=3)
