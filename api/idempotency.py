@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -25,7 +26,8 @@ def idempotency_key(request: Request) -> str | None:
         return None
     key = key.strip()
     if not key or len(key) > MAX_KEY:
-        raise IdempotencyConflict(f"An Idempotency-Key has 1 to {MAX_KEY} characters.")
+        # A malformed header, not a reuse: nothing was looked up or refused by it.
+        raise ValidationError({"Idempotency-Key": [f"An Idempotency-Key has 1 to {MAX_KEY} characters."]})
     return key
 
 

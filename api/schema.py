@@ -86,7 +86,7 @@ PROBLEM_SCHEMA: dict[str, Any] = {
 }
 
 _WHY = {
-    "400": "refused: `invalid` (a field is wrong), `malformed` (not JSON, nested too deeply, a lone UTF-16 "
+    "400": "refused: `invalid` (a field or the Idempotency-Key header is wrong), `malformed` (not JSON, nested too deeply, a lone UTF-16 "
            "surrogate, a NUL), `rule_violation` (the rules refuse the order; `rule` names the section), "
            "`seat_error` (you have no seat in this game, or not the one this needs), `invalid_setting`",
     "401": "not signed in: send `Authorization: Token <token>` (POST /api/auth/token/)",
@@ -188,9 +188,13 @@ def _add_idempotency_header(operation: dict[str, Any]) -> None:
     if any(p.get("name") == "Idempotency-Key" for p in params):
         return
     params.append({
-        "in": "header", "name": "Idempotency-Key", "required": False, "schema": {"type": "string", "maxLength": 120},
-        "description": "any unique string (1-120 characters): a retry with the same key gets the first answer "
-                       "again (header Idempotent-Replayed: true) instead of doing the write twice",
+        "in": "header", "name": "Idempotency-Key", "required": False,
+        "schema": {"type": "string", "minLength": 1, "maxLength": 120},
+        "description": "any unique string (1-120 characters; otherwise 400 `invalid`): a retry with the same "
+                       "key gets the first answer again (header Idempotent-Replayed: true) instead of doing "
+                       "the write twice. Keys are yours alone: an order's key is unique among your seat's "
+                       "orders in the game, another write's among your own requests, so another player's "
+                       "keys never clash with yours",
     })
 
 

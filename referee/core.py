@@ -263,7 +263,7 @@ class Referee:
                 ". Orders wait until a moderator has checked it; the game page says when it is open again.")
             raise GameFrozen("This game is frozen while a moderator looks into its log" + detail, game=game_id)
         if idempotency_key and info.status != "active":
-            earlier = self.store.find_key(game_id, idempotency_key)
+            earlier = self._find_key(game_id, idempotency_key, actor)
             if earlier is not None:
                 return self._replay_idempotent(info, earlier, command_type, payload, actor)
         if info.status == "open":
@@ -308,7 +308,7 @@ class Referee:
             try:
                 events = decide(state, dice)
             except RuleViolation as violation:
-                if idempotency_key and (earlier := self.store.find_key(info.id, idempotency_key)) is not None:
+                if idempotency_key and (earlier := self._find_key(info.id, idempotency_key, actor)) is not None:
                     return self._replay_idempotent(info, earlier, command_type, payload, actor)
                 if preface:  # the notices stand even when the rules refuse what follows them
                     try:
@@ -355,7 +355,7 @@ class Referee:
                 raise
             except ConcurrencyError:
                 self.lost_races += 1
-                if idempotency_key and (earlier := self.store.find_key(info.id, idempotency_key)) is not None:
+                if idempotency_key and (earlier := self._find_key(info.id, idempotency_key, actor)) is not None:
                     return self._replay_idempotent(info, earlier, command_type, payload, actor)
                 self.backoff(_attempt)
                 continue
@@ -400,6 +400,9 @@ class Referee:
                 break
             count += r.kind is RecordKind.REJECTION
         return count < MAX_RECORDED_REFUSALS
+
+    def _find_key(self, game_id: str, key: str, actor: Actor) -> StoredRecord | None:
+        return self.store.find_key(game_id, key, actor_kind=str(actor.kind), actor_seat=actor.seat)
 
     def _replay_idempotent(
         self, info: GameInfo, earlier: StoredRecord, command_type: str, payload: Mapping[str, Any], actor: Actor
@@ -635,7 +638,7 @@ class Referee:
         ``game`` and ``position`` as for ``handle``."""
         info = game or self.store.get_game(game_id)
         rules = self.ruleset_for(info)
-        if (info.status != "active" or info.frozen_reason) and self.store.find_key(game_id, key) is not None:
+        if (info.status != "active" or info.frozen_reason) and self._find_key(game_id, key, SCHEDULER) is not None:
             return None
         if position is None:
             position = self._position(game_id, rules)

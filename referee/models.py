@@ -6,7 +6,7 @@ import uuid
 
 from django.conf import settings as django_settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import Case, F, Q, Value, When
 
 from referee.durations import duration_text
 
@@ -111,10 +111,15 @@ class Event(models.Model):
         ordering = ["game", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["game", "seq"], name="event_seq_unique"),
+            # A key is unique per game and scope: a player's seat, or the one scope the
+            # referee, the scheduler and moderators share (``store.base.key_scope``; the
+            # same expression is ``store.sql.KEY_SCOPE``).
             models.UniqueConstraint(
-                fields=["game", "idempotency_key"],
+                F("game"), F("idempotency_key"),
+                Case(When(actor_kind="player", actor_seat__isnull=False, then=F("actor_seat")),
+                     default=Value(-1), output_field=models.IntegerField()),
                 condition=Q(idempotency_key__isnull=False),
-                name="event_idempotency_key_unique",
+                name="event_idempotency_key_per_scope",
             ),
             models.CheckConstraint(condition=Q(seq__gte=1), name="event_seq_positive"),
         ]

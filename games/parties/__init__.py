@@ -4,9 +4,11 @@ Orders (JSON bodies; the referee adds ``actor`` and ``at_ms``):
 
 * ``Move``: ``{"direction": "N"}`` — one of N, NE, E, SE, S, SW, W, NW, "stay"; optional
   ``"tick": 7`` refuses the order unless tick 7 is in play. Solos and party leaders send
-  one per tick and may change it until the tick resolves; a missing move is "stay".
+  one per tick and may change it until the tick resolves (at most 3 choices a tick from
+  version 2, P-R19); a missing move is "stay".
 * ``SetAllyPolicy``: ``{"policy": "always"}`` — "always", "never", "lead" or "follow": the
-  bot's standing answer when another solo meets it. Default "always".
+  bot's standing answer when another solo meets it. Default "always". At most 3 a tick
+  from version 2 (P-R19).
 * ``StartTick`` / ``ResolveTick`` (``{"tick": n}``): the scheduler's, never a bot's.
 
 A bot's view (``RULESET.view(state, Viewer.for_seat(n))``)::
@@ -29,6 +31,6 @@ Ruleset), ``bot`` (an example policy for HTTP bots).
 """
 
 from games.parties import notation as _notation  # noqa: F401  (installs the state's repr)
-from games.parties.rules import RULESET, PartiesRuleset
+from games.parties.rules import RULESET, RULESET_V1, PartiesRuleset
 
-__all__ = ["RULESET", "PartiesRuleset"]
+__all__ = ["RULESET", "RULESET_V1", "PartiesRuleset"]

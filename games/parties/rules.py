@@ -21,6 +21,7 @@ from games.base import (
 from games.dice import Dice
 from games.parties import views
 from games.parties.board import CHOICES, STAY, TERRAIN_NAMES, name, step
+from games.parties.bounds import CountedState, check_move, check_policy, count
 from games.parties.commands import Move, ResolveTick, SetAllyPolicy, StartTick
 from games.parties.events import (
     AllianceDeclined,
@@ -48,7 +49,9 @@ _ENGINE = (ActorKind.SCHEDULER, ActorKind.REFEREE)
 
 class PartiesRuleset(Ruleset):
     name = "parties"
-    version = "1"
+    #: Version 2 bounds the orders a bot gives in one tick (P-R19, ``games.parties.bounds``);
+    #: version 1 games keep version 1's rules (``PartiesRulesetV1``).
+    version = "2"
     title = "Parties (bot arena)"
     mode = TurnMode.TICK
     min_seats = 2
@@ -58,7 +61,7 @@ class PartiesRuleset(Ruleset):
         GameSetUp, TickStarted, MoveChosen, AllyPolicySet, TickClosed, MoveBlocked, BotMoved, Squeezed,
         AllianceFormed, AllianceDeclined, PartyJoined, BattleFought, GameEnded,
     )
-    state_type = PartiesState
+    state_type: ClassVar[type] = CountedState
     settings_type = PartiesSettings
     records_rejections = True
     deadline_policies: ClassVar[tuple[str, ...]] = ("stay",)
@@ -72,7 +75,7 @@ class PartiesRuleset(Ruleset):
         return parse_settings(raw)
 
     def initial_state(self) -> PartiesState:
-        return PartiesState()
+        return CountedState()
 
     def setup(self, settings: PartiesSettings, seats: Sequence[SeatInfo], dice: Dice) -> tuple[Event, ...]:
         return setup_events(settings, seats, dice)
@@ -89,6 +92,7 @@ class PartiesRuleset(Ruleset):
         seat = command.actor.seat
         if command.actor.kind is not ActorKind.PLAYER or seat is None or not state.has(seat):
             raise RuleViolation("order", "Only a bot in this game gives that order.")
+        self._within_bounds(state, seat, command)
         if isinstance(command, SetAllyPolicy):
             if command.policy not in ALLY_POLICIES:
                 raise RuleViolation("§1.1", f"{command.policy!r} is not an ally policy; choose one of {', '.join(ALLY_POLICIES)}.")
@@ -96,6 +100,12 @@ class PartiesRuleset(Ruleset):
         if isinstance(command, Move):
             return self._move(state, seat, command, dice)
         raise RuleViolation("order", f"{type(command).__name__} is not a Parties order.")
+
+    def _within_bounds(self, state: PartiesState, seat: int, command: Command) -> None:
+        if isinstance(command, Move):
+            check_move(state, seat)
+        elif isinstance(command, SetAllyPolicy):
+            check_policy(state, seat)
 
     def _start(self, state: PartiesState, command: StartTick) -> tuple[Event, ...]:
         if command.actor.kind not in _ENGINE:
@@ -145,7 +155,7 @@ class PartiesRuleset(Ruleset):
         return events + tuple(close_tick(after, command.at_ms, "all moved", dice))
 
     def evolve(self, state: PartiesState, event: Event) -> PartiesState:
-        return evolve(state, event)
+        return count(evolve(state, event), event)
 
     # --- scheduling -------------------------------------------------------------------------
 
@@ -192,3 +202,22 @@ class PartiesRuleset(Ruleset):
 
 
 RULESET = PartiesRuleset()
+
+
+class PartiesRulesetV1(PartiesRuleset):
+    """Games begun before version 2: a bot may give any number of orders in a tick."""
+
+    version = "1"
+    state_type: ClassVar[type] = PartiesState
+
+    def initial_state(self) -> PartiesState:
+        return PartiesState()
+
+    def evolve(self, state: PartiesState, event: Event) -> PartiesState:
+        return evolve(state, event)
+
+    def _within_bounds(self, state: PartiesState, seat: int, command: Command) -> None:
+        return None
+
+
+RULESET_V1 = PartiesRulesetV1()

@@ -37,6 +37,19 @@ class RecordKind(enum.StrEnum):
     NOTICE = "notice"  # referee metadata: moderator rulings on the log itself (freeze ...)
 
 
+#: The scope of every key that is not a player's (the referee's, the scheduler's, moderators').
+SHARED_KEY_SCOPE = -1
+
+
+def key_scope(actor_kind: str, actor_seat: int | None) -> int:
+    """Whose idempotency keys a record's key is checked against. A player's keys are its
+    seat's alone, as a payment API scopes keys per account: another seat's key neither
+    refuses its order nor tells it that the key was used. The referee, the scheduler and
+    moderators share one scope per game, because a unit of scheduled work is played by
+    whichever of them its position calls for and must still happen once."""
+    return actor_seat if actor_kind == "player" and actor_seat is not None else SHARED_KEY_SCOPE
+
+
 @dataclass(frozen=True)
 class NewRecord:
     kind: RecordKind
@@ -250,8 +263,9 @@ class EventStore(ABC):
     def last_seq(self, game_id: str) -> int: ...
 
     @abstractmethod
-    def find_key(self, game_id: str, key: str) -> StoredRecord | None:
-        """The record that carries idempotency key ``key`` in this game, if any."""
+    def find_key(self, game_id: str, key: str, *, actor_kind: str, actor_seat: int | None) -> StoredRecord | None:
+        """The record that carries idempotency key ``key`` in this game in the scope of
+        that actor (``key_scope``), if any."""
 
     def append_at_tail(
         self, game_id: str, expected_seq: int, records: Sequence[NewRecord], now: dt.datetime, *,

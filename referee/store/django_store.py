@@ -23,6 +23,7 @@ from referee.store.base import (
     Snapshot,
     StoredRecord,
     TransactionSpoilt,
+    key_scope,
     stamp,
     stored_record,
 )
@@ -87,7 +88,7 @@ _READ_SQL = (f"SELECT {sql.READ_COLUMNS} FROM referee_event WHERE game_id = %s::
 _EVENTS_SQL = ("SELECT seq, type, payload, schema_version FROM referee_event WHERE game_id = %s::uuid "
                "AND seq > %s::int4 AND seq <= %s::int4 AND kind = 'event' ORDER BY seq")
 _KEY_SQL = (f"SELECT {sql.READ_COLUMNS} FROM referee_event WHERE game_id = %s::uuid "
-            "AND idempotency_key = %s::varchar")
+            f"AND idempotency_key = %s::varchar AND {sql.KEY_SCOPE} = %s::int4")
 _SNAPSHOT_SQL = ("INSERT INTO referee_snapshot (game_id, seq, ruleset_version, state, state_hash, created_at) "
                  "VALUES (%s::uuid, %s::int4, %s::varchar, %s::jsonb, %s::varchar, now()) ON CONFLICT DO NOTHING")
 
@@ -221,9 +222,10 @@ class DjangoEventStore(EventStore):
         ]
         if expected_seq > 1:
             params += (game_id, expected_seq - 1, prev_hash)
-        later_keys = [r.idempotency_key for r in stored[1:] if r.idempotency_key]
+        later = [(r.idempotency_key, key_scope(r.actor_kind, r.actor_seat)) for r in stored[1:] if r.idempotency_key]
+        later_keys = [k for k, _ in later]
         if later_keys:
-            params += (game_id, later_keys)
+            params += (game_id, later_keys, [scope for _, scope in later])
         if len(stored) > 1:
             params += sql.rest_params(game_id, [
                 (r.seq, str(r.kind), r.type, r.schema_version, r.payload, r.audience_kind, r.audience_seat,
@@ -296,12 +298,13 @@ class DjangoEventStore(EventStore):
         row = Event.objects.filter(game_id=game_id).order_by("-seq").values_list("seq", flat=True).first()
         return row or 0
 
-    def find_key(self, game_id: str, key: str) -> StoredRecord | None:
+    def find_key(self, game_id: str, key: str, *, actor_kind: str, actor_seat: int | None) -> StoredRecord | None:
+        scope = key_scope(actor_kind, actor_seat)
         if sql.enabled():
-            rows = sql.run(_KEY_SQL, (str(game_id), key))
+            rows = sql.run(_KEY_SQL, (str(game_id), key, scope))
             return _raw_record(str(game_id), rows[0]) if rows else None
-        row = Event.objects.filter(game_id=game_id, idempotency_key=key).first()
-        return _record(row) if row else None
+        rows = Event.objects.filter(game_id=game_id, idempotency_key=key)
+        return next((_record(r) for r in rows if key_scope(r.actor_kind, r.actor_seat) == scope), None)
 
     def caused_by(self, game_id: str, seq: int) -> list[StoredRecord]:
         return [_record(r) for r in Event.objects.filter(game_id=game_id, cause_seq=seq).order_by("seq")]

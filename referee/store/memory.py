@@ -9,7 +9,15 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from referee.errors import ConcurrencyError, GameNotFound
-from referee.store.base import EventStore, GameInfo, NewRecord, Snapshot, StoredRecord, stamp
+from referee.store.base import (
+    EventStore,
+    GameInfo,
+    NewRecord,
+    Snapshot,
+    StoredRecord,
+    key_scope,
+    stamp,
+)
 from referee.store.hashing import GENESIS
 
 
@@ -51,9 +59,9 @@ class InMemoryEventStore(EventStore):
                     "The game moved on while this order was being decided.",
                     expected=expected_seq, actual=len(log) + 1,
                 )
-            keys = {r.idempotency_key for r in log if r.idempotency_key}
+            keys = {(r.idempotency_key, key_scope(r.actor_kind, r.actor_seat)) for r in log if r.idempotency_key}
             for r in records:
-                if r.idempotency_key and r.idempotency_key in keys:
+                if r.idempotency_key and (r.idempotency_key, key_scope(r.actor_kind, r.actor_seat)) in keys:
                     raise ConcurrencyError("That idempotency key was just used.", key=r.idempotency_key)
             prev = log[-1].hash if log else GENESIS
             if prev_hash is not None and prev_hash != prev:
@@ -73,8 +81,10 @@ class InMemoryEventStore(EventStore):
         self.get_game(game_id)
         return len(self._logs[game_id])
 
-    def find_key(self, game_id: str, key: str) -> StoredRecord | None:
-        return next((r for r in self._logs.get(game_id, ()) if r.idempotency_key == key), None)
+    def find_key(self, game_id: str, key: str, *, actor_kind: str, actor_seat: int | None) -> StoredRecord | None:
+        scope = key_scope(actor_kind, actor_seat)
+        return next((r for r in self._logs.get(game_id, ())
+                     if r.idempotency_key == key and key_scope(r.actor_kind, r.actor_seat) == scope), None)
 
     def save_snapshot(self, snapshot: Snapshot) -> None:
         self._snapshots[snapshot.game_id].setdefault(snapshot.seq, snapshot)

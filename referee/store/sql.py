@@ -102,6 +102,10 @@ def rest_params(game_id: str, rows: Sequence[Sequence[Any]]) -> list[Any]:
     return [game_id, dumps(rows)]
 
 
+#: ``store.base.key_scope`` in SQL: the same expression as the unique index of keys.
+KEY_SCOPE = "(CASE WHEN actor_kind = 'player' AND actor_seat IS NOT NULL THEN actor_seat ELSE -1 END)"
+
+
 def insert_sql(count: int, check_predecessor: bool, snapshot: bool = False, later_keys: bool = False) -> str:
     """One statement that writes ``count`` records or none.
 
@@ -117,7 +121,8 @@ def insert_sql(count: int, check_predecessor: bool, snapshot: bool = False, late
                           " AND hash = %s::varchar)")
     if later_keys:  # a key on a later record (an order after a notice) is checked here, not by a conflict
         conditions.append("NOT EXISTS (SELECT 1 FROM referee_event WHERE game_id = %s::uuid"
-                          " AND idempotency_key = ANY(%s::varchar[]))")
+                          f" AND (idempotency_key, {KEY_SCOPE}) IN"
+                          " (SELECT * FROM unnest(%s::varchar[], %s::int4[])))")
     guard = (" WHERE " + " AND ".join(conditions)) if conditions else ""
     ctes = [f"first AS (INSERT INTO referee_event ({_NAMES}) SELECT {_SELECT_ROW}{guard} "
             "ON CONFLICT DO NOTHING RETURNING seq)"]

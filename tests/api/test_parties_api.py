@@ -134,3 +134,23 @@ def test_the_bot_waits_out_a_server_error_and_plays_on(bot_client, monkeypatch):
     monkeypatch.setattr("clients.parties_bot.time.sleep", lambda seconds: None)
     bot.run(max_rounds=2)
     assert hiccups and bot.moves == 1
+
+
+def test_a_bot_changing_its_mind_all_tick_adds_a_bounded_number_of_records(bot_client):
+    """One bot on four threads once added ~570 records in a 3-second tick. From version 2 a
+    bot chooses its move at most 3 times a tick (P-R19): the rest are refused, and since the
+    game no longer waits for its move, the refusals leave nothing (6 records in all)."""
+    from referee.models import Event
+
+    gid, bots = seat_bots(bot_client, 3, {**SMALL, "tick_seconds": 10})
+    before = Event.objects.filter(game_id=gid).count()
+    refused = []
+    for _ in range(40):
+        try:
+            bots[0].client.order(gid, "Move", {"direction": "stay", "tick": 1})
+        except RefereeAPIError as error:
+            refused.append(error.problem.get("rule"))
+    assert Event.objects.filter(game_id=gid).count() - before == 6
+    assert refused == ["P-R19"] * 37
+    verify = api_client(ModeratorFactory()).get(f"/api/games/{gid}/verify/")
+    assert verify.status_code == 200 and verify.json()["ok"], verify.json()

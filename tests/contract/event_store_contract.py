@@ -67,15 +67,42 @@ class EventStoreContract:
         with pytest.raises(ConcurrencyError):
             store.append(game, 2, [rec(key="k1")], NOW)
         assert store.last_seq(game) == 1
-        assert store.find_key(game, "k1").seq == 1
-        assert store.find_key(game, "k2") is None
+        assert store.find_key(game, "k1", actor_kind="referee", actor_seat=None).seq == 1
+        assert store.find_key(game, "k2", actor_kind="referee", actor_seat=None) is None
+
+    def test_a_players_key_is_its_seats_alone(self, store, game):
+        seat = {1: NewRecord(kind=RecordKind.COMMAND, type="Roll", payload={}, actor_kind="player",
+                             actor_seat=1, idempotency_key="k"),
+                2: NewRecord(kind=RecordKind.COMMAND, type="Roll", payload={}, actor_kind="player",
+                             actor_seat=2, idempotency_key="k")}
+        store.append(game, 1, [seat[1]], NOW)
+        store.append(game, 2, [seat[2]], NOW)
+        with pytest.raises(ConcurrencyError):
+            store.append(game, 3, [seat[2]], NOW)
+        assert store.find_key(game, "k", actor_kind="player", actor_seat=1).seq == 1
+        assert store.find_key(game, "k", actor_kind="player", actor_seat=2).seq == 2
+        assert store.find_key(game, "k", actor_kind="player", actor_seat=3) is None
+        assert store.find_key(game, "k", actor_kind="referee", actor_seat=None) is None
+
+    def test_the_referee_the_scheduler_and_moderators_share_one_scope_of_keys(self, store, game):
+        store.append(game, 1, [NewRecord(kind=RecordKind.COMMAND, type="StartTurn", payload={},
+                                         actor_kind="scheduler", idempotency_key="turn:1")], NOW)
+        for seq, (kind, seat) in enumerate((("referee", 2), ("moderator", None)), start=2):
+            later = NewRecord(kind=RecordKind.COMMAND, type="Pass", payload={}, actor_kind=kind, actor_seat=seat,
+                              idempotency_key="turn:1")
+            with pytest.raises(ConcurrencyError):
+                store.append(game, seq, [later], NOW)
+            with pytest.raises(ConcurrencyError):  # behind a notice, as a deadline's order is
+                store.append(game, seq, [rec("DeadlineExpired"), later], NOW)
+            assert store.find_key(game, "turn:1", actor_kind=kind, actor_seat=seat).seq == 1
+        assert store.last_seq(game) == 1
 
     def test_the_same_key_may_be_used_in_another_game(self, store, game):
         other = str(uuid.uuid4())
         store.create_game(GameInfo(other, "pig", "1", {}, "cd" * 32))
         store.append(game, 1, [rec(key="k")], NOW)
         store.append(other, 1, [rec(key="k")], NOW)
-        assert store.find_key(other, "k").game_id == other
+        assert store.find_key(other, "k", actor_kind="referee", actor_seat=None).game_id == other
 
     def test_read_between_positions(self, store, game):
         store.append(game, 1, [rec(n=i) for i in range(1, 6)], NOW)

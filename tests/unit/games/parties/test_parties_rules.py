@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -16,6 +17,7 @@ from games.parties.encounters import battle
 from games.parties.maps import MAPS
 from games.parties.notation import parse, parse_grid, validate
 from games.parties.settings import PartiesSettings
+from games.parties.state import PartiesState
 from games.serialization import DataError
 
 
@@ -184,3 +186,35 @@ def test_a_named_map_is_used_as_drawn_and_its_open_ground_is_connected(name: str
 def test_an_unknown_map_is_refused_with_the_names_of_the_known_ones() -> None:
     with pytest.raises(RuleViolation, match="crossroads"):
         RULESET.parse_settings({"map": "atlantis"})
+
+
+def _stays(rules, state, times: int, game: str):
+    for n in range(times):
+        move = Move(direction="stay", actor=Actor.player(1), at_ms=n)
+        state = rules.fold(state, rules.decide(state, move, SeededDice(SEED, game, 3 + n)))
+    return state
+
+
+def test_version_2_refuses_a_fourth_choice_of_move_in_one_tick() -> None:
+    state = _stays(RULESET, started_game(2, "v2"), 3, "v2")
+    with pytest.raises(RuleViolation, match="chosen your move 3 times in tick 1") as refused:
+        _stays(RULESET, state, 1, "v2")
+    assert refused.value.rule == "P-R19"
+
+
+def test_version_1_games_keep_their_unbounded_changes_of_mind() -> None:
+    """P-R19 is version 2's: a version 1 game replays as it was played, and its position
+    keeps version 1's shape, so the snapshots it wrote still match."""
+    from games.parties import RULESET_V1
+    from games.registry import default_registry
+
+    assert default_registry().get("parties").version == "2"
+    assert default_registry().get("parties", "1") is RULESET_V1
+    infos = [SeatInfo(n, f"bot {n}") for n in (1, 2)]
+    setup = RULESET_V1.setup(RULESET_V1.parse_settings({}), infos, SeededDice(SEED, "v1", 1))
+    state = RULESET_V1.fold(RULESET_V1.initial_state(), setup)
+    start = StartTick(tick=1, actor=SCHEDULER, at_ms=0)
+    state = RULESET_V1.fold(state, RULESET_V1.decide(state, start, SeededDice(SEED, "v1", 2)))
+    state = _stays(RULESET_V1, state, 10, "v1")
+    assert type(state) is PartiesState and state.pending_move(1) == "stay"
+    assert set(RULESET_V1.state_to_data(state)) == {f.name for f in dataclasses.fields(PartiesState)}
