@@ -168,7 +168,7 @@ def main() -> None:
     print("every reader received every record its viewer may see, exactly once and in order")
     from bench import results
 
-    results.record("fanout_order_p50_ratio", ratios, streams=STREAMS, polls=POLLS)
+    results.record("fanout.order_p50_ratio", ratios, streams=STREAMS, polls=POLLS)
 
 
 def spread(values: list[float], fmt: str = "{:.2f}") -> str:
