@@ -1,4 +1,4 @@
-.PHONY: run test lint bench bench-scheduling bench-timers
+.PHONY: run test lint bench bench-scheduling bench-timers bench-fanout
 
 run:            ## the service on the embedded default (SQLite, no broker server), demo game included
 	scripts/run.sh
@@ -13,10 +13,14 @@ bench:          ## every figure of issue 16 in one run, each a ratio to its peer
 	scripts/with_servers.sh sh -c 'export BENCH_RESULTS="$$REFEREE_VAR_DIR/bench-results.json"; \
 	  .venv/bin/python bench/event_store.py && .venv/bin/python bench/orders.py && \
 	  BENCH_GAMES=$${BENCH_GAMES:-2000} BENCH_ACTIVE_SECONDS=$${BENCH_ACTIVE_SECONDS:-15} .venv/bin/python bench/scheduling.py && \
+	  .venv/bin/python bench/fanout.py && \
 	  .venv/bin/python bench/summary.py'
 
 bench-scheduling: ## 10,000 deadlines expiring at once on 2 Celery workers, then 1,000 active games
 	scripts/with_servers.sh .venv/bin/python bench/scheduling.py
+
+bench-fanout:   ## orders on a game with 500 event streams and 100 long-polls open on it, against none (a few minutes)
+	scripts/with_servers.sh .venv/bin/python bench/fanout.py
 
 bench-timers:   ## how late a round clock ends: 3 rounds of 100 timers on 2 workers, ETA against a 1 s sweeper
 	scripts/with_servers.sh .venv/bin/python bench/timers.py

@@ -113,6 +113,7 @@ class SseStream:
         self.body = b""
         self._buffer = b""
         self.changed = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(cls, port: int, path: str, headers: dict[str, str] | None = None) -> SseStream:
@@ -198,12 +199,18 @@ class Loop:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
+        self.tasks: set[asyncio.Task[Any]] = set()  # the loop keeps only weak references to them
 
     def run(self, coro: Coroutine[Any, Any, T], timeout: float = 120) -> T:
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
 
     def spawn(self, coro: Awaitable[Any]) -> None:
-        self.loop.call_soon_threadsafe(lambda: self.loop.create_task(coro))  # type: ignore[arg-type]
+        def start() -> None:
+            task = self.loop.create_task(coro)  # type: ignore[arg-type]
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+
+        self.loop.call_soon_threadsafe(start)
 
     def close(self) -> None:
         async def cancel_all() -> None:
@@ -227,7 +234,7 @@ async def open_streams(port: int, path: str, n: int, headers: dict[str, str] | N
     for start in range(0, n, batch):
         opened = await asyncio.gather(*(SseStream.open(port, path, headers) for _ in range(min(batch, n - start))))
         for s in opened:
-            asyncio.get_running_loop().create_task(s.pump())
+            s.task = asyncio.get_running_loop().create_task(s.pump())  # held, or the loop may drop it
         streams.extend(opened)
     return streams
 

@@ -31,6 +31,7 @@ ROWS = (
     ("deadline job round trip / no-op task", "deadlines.job_vs_noop", "-", "<= 3"),
     ("1,000 active games: orders/s from one process", "active.orders_per_s", "-", ""),
     ("1,000 active games: deadline expiries/s meanwhile", "active.expiries_per_s", "-", ""),
+    ("order p50, 500 streams + 100 long-polls on its game / none", "fanout.order_p50_ratio", "-", "<= 2"),
 )
 
 

@@ -601,6 +601,19 @@ class Referee:
         items = [item for r in records if r.seq <= upto and (item := item_for(rules, effective, r, _decode)) is not None]
         return renumber(items, numbering), numbering.count
 
+    def feed_of(
+        self, game_id: str, viewer: Viewer, records: Sequence[StoredRecord], info: GameInfo,
+    ) -> tuple[list[dict[str, Any]], Numbering]:
+        """What ``viewer`` sees of ``records`` (a stretch of the log read once for every
+        reader of the game), numbered, with the numbering that numbers them: the same
+        filter as ``feed``, without reading the log again when the numbering joins them."""
+        numbering = self.numbering(game_id, viewer, info, known=records)
+        rules = self.ruleset_for(info)
+        effective = self._effective(info, viewer)
+        items = [item for r in records
+                 if r.seq <= numbering.last_read and (item := item_for(rules, effective, r, _decode)) is not None]
+        return renumber(items, numbering), numbering
+
     def feed(self, game_id: str, viewer: Viewer, after: int = 0, upto: int | None = None) -> list[dict[str, Any]]:
         """The log as ``viewer`` may see it, numbered in their own sequence: records they
         may not see are left out without a trace; dice draws are for moderators (and for

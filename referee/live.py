@@ -11,8 +11,11 @@ on a :class:`Hub`, one per process and event loop, which learns of appends three
   message), one slow query per process for all the games being watched
   (``REFEREE_LIVE_POLL_SECONDS``), never one per reader.
 
-A reader takes the game's current :class:`asyncio.Event` *before* reading the log and waits
-on it after: whatever commits after the read sets that event, so nothing is missed.
+Whatever the number of readers, each append costs a process one read of the game's log
+(the records after what it last read, ``referee.fanout``), shared out per viewer class with
+the filter of every other read path; a woken reader takes its records from that share and
+reads nothing. A reader is counted in (:meth:`Hub.watch`) *before* its own first read, so
+whatever commits after that read reaches it through the shared one.
 """
 
 from __future__ import annotations
@@ -22,11 +25,14 @@ import logging
 import threading
 import time
 import weakref
-from concurrent.futures import ThreadPoolExecutor
+from collections import Counter
+from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import Any
 
 from django.conf import settings
 
+from games.base import Viewer
+from referee.fanout import Entry, Tail, advance
 from referee.outbox import Outbox
 
 log = logging.getLogger(__name__)
@@ -114,7 +120,7 @@ def reader_count() -> int:
     """Readers waiting in this process now (long-polls and streams): for /health/."""
     with _hubs_lock:
         hubs = list(_hubs.values())
-    return sum(sum(h._watchers.values()) for h in hubs)
+    return sum(h.readers() for h in hubs)
 
 
 def hub() -> Hub:
@@ -127,39 +133,78 @@ def hub() -> Hub:
     return found
 
 
+class GameFeed:
+    """A watched game in one hub: its readers' viewers, the tail last read for them, and
+    the event the next tail sets."""
+
+    def __init__(self, game_id: str) -> None:
+        self.game_id = game_id
+        self.viewers: Counter[Viewer] = Counter()
+        self.tail: Tail | None = None
+        self.changed = asyncio.Event()
+        self.running = False
+        self.again = False
+
+
 class Hub:
-    def __init__(self) -> None:
-        self._events: dict[str, asyncio.Event] = {}
-        self._watchers: dict[str, int] = {}
-        self._last_seq: dict[str, int] = {}
+    """Per process and event loop: one subscription to appends, and per watched game one
+    read per new head (``referee.fanout``), whatever the number of readers."""
+
+    def __init__(self, executor: Executor | None = None) -> None:
+        self._feeds: dict[str, GameFeed] = {}
         self._tasks: list[asyncio.Task[None]] = []
+        self._executor = executor or DB_EXECUTOR
         self.redis_connected = False
 
     # --- readers ---------------------------------------------------------------------------
 
-    def event(self, game_id: str) -> asyncio.Event:
-        """The event the next append to ``game_id`` sets: take it before reading the log."""
+    def watch(self, game_id: str, viewer: Viewer) -> None:
+        """Count a reader of ``game_id`` as ``viewer`` in, before its own first read: every
+        append that commits after this reaches it through the tail."""
         self._ensure_started()
         game_id = str(game_id)
-        found = self._events.get(game_id)
-        if found is None:
-            found = self._events[game_id] = asyncio.Event()
-        return found
+        feed = self._feeds.get(game_id)
+        if feed is None:
+            feed = self._feeds[game_id] = GameFeed(game_id)
+        feed.viewers[viewer] += 1
+        if feed.tail is None or viewer not in feed.tail.shares:
+            self._refresh(feed)
 
-    def watch(self, game_id: str) -> None:
-        self._watchers[str(game_id)] = self._watchers.get(str(game_id), 0) + 1
-
-    def unwatch(self, game_id: str) -> None:
+    def unwatch(self, game_id: str, viewer: Viewer) -> None:
         game_id = str(game_id)
-        left = self._watchers.get(game_id, 0) - 1
-        if left > 0:
-            self._watchers[game_id] = left
-        else:
-            self._watchers.pop(game_id, None)
-            self._last_seq.pop(game_id, None)
+        feed = self._feeds.get(game_id)
+        if feed is None:
+            return
+        feed.viewers[viewer] -= 1
+        if feed.viewers[viewer] <= 0:
+            del feed.viewers[viewer]
+        if not feed.viewers:
+            del self._feeds[game_id]
+
+    def readers(self) -> int:
+        return sum(sum(f.viewers.values()) for f in self._feeds.values())
+
+    async def next_entries(self, game_id: str, viewer: Viewer, after: int, timeout: float) -> list[Entry] | None:
+        """What ``viewer`` sees after its record ``after``, as soon as there is some, or []
+        once ``timeout`` has passed; None when some of it is older than the shared tail
+        (the reader reads that itself). The reader must be watching the game."""
+        feed = self._feeds[str(game_id)]
+        end = time.monotonic() + timeout
+        while True:
+            changed = feed.changed
+            share = feed.tail.shares.get(viewer) if feed.tail is not None else None
+            if share is None:
+                self._refresh(feed)  # a class the last read did not know of yet
+            else:
+                found = share.after(after)
+                if found is None or found:
+                    return found
+            left = end - time.monotonic()
+            if left <= 0 or not await self.wait(changed, left):
+                return []
 
     async def wait(self, event: asyncio.Event, timeout: float) -> bool:
-        """True when woken by an append, False when ``timeout`` passed first."""
+        """True when ``event`` is set, False when ``timeout`` passed first."""
         try:
             await asyncio.wait_for(event.wait(), timeout)
         except TimeoutError:
@@ -167,9 +212,39 @@ class Hub:
         return True
 
     def wake(self, game_id: str) -> None:
-        found = self._events.pop(str(game_id), None)
-        if found is not None:
-            found.set()
+        """The log of ``game_id`` grew: read it once for its readers here, if any."""
+        feed = self._feeds.get(str(game_id))
+        if feed is not None:
+            self._refresh(feed)
+
+    # --- the shared read -------------------------------------------------------------------
+
+    def _refresh(self, feed: GameFeed) -> None:
+        if feed.running:
+            feed.again = True  # read again once the read under way is in: it may predate the append
+            return
+        feed.running = True
+        asyncio.get_running_loop().create_task(self._read(feed))
+
+    async def _read(self, feed: GameFeed) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while True:
+                feed.again = False
+                try:
+                    feed.tail = await loop.run_in_executor(
+                        self._executor, _advance, feed.game_id, feed.tail, list(feed.viewers))
+                except Exception as exc:  # the database away: try again shortly, readers keep waiting
+                    log.warning("live: could not read the log of %s: %s", feed.game_id, exc)
+                    await asyncio.sleep(1.0)
+                    feed.again = bool(feed.viewers)
+                else:
+                    woken, feed.changed = feed.changed, asyncio.Event()
+                    woken.set()
+                if not feed.again or self._feeds.get(feed.game_id) is not feed:
+                    return
+        finally:
+            feed.running = False
 
     # --- sources ---------------------------------------------------------------------------
 
@@ -190,8 +265,8 @@ class Hub:
                 async with client.pubsub() as pubsub:
                     await pubsub.subscribe(CHANNEL)
                     self.redis_connected, backoff = True, 0.5
-                    # Appends announced while we were not subscribed: let readers re-read.
-                    for game_id in list(self._events):
+                    # Appends announced while we were not subscribed: read again.
+                    for game_id in list(self._feeds):
                         self.wake(game_id)
                     async for message in pubsub.listen():
                         if message.get("type") == "message":
@@ -212,24 +287,27 @@ class Hub:
             backoff = min(backoff * 2, 10.0)
 
     async def _poll_forever(self) -> None:
-        """One query for all the watched games of this process, every few seconds."""
+        """One query for all the watched games of this process, every few seconds: a game
+        whose log is ahead of what its readers were given is read again."""
         while True:
             await asyncio.sleep(float(getattr(settings, "REFEREE_LIVE_POLL_SECONDS", 2.0)))
-            games = [g for g in self._watchers if g in self._events]
+            games = list(self._feeds)
             if not games:
                 continue
             try:
-                latest = await asyncio.get_running_loop().run_in_executor(DB_EXECUTOR, _last_seqs, games)
+                latest = await asyncio.get_running_loop().run_in_executor(self._executor, _last_seqs, games)
             except Exception as exc:
                 log.warning("live: the fallback poll failed: %s", exc)
                 continue
             for game_id in games:
-                seq = latest.get(game_id, 0)
-                # A game seen for the first time wakes its readers once: an append between
-                # their read and this poll would otherwise wait for the next one.
-                if self._last_seq.get(game_id) != seq:
-                    self._last_seq[game_id] = seq
-                    self.wake(game_id)
+                feed = self._feeds.get(game_id)
+                if feed is not None and (feed.tail is None or latest.get(game_id, 0) > feed.tail.head):
+                    self._refresh(feed)
+
+
+def _advance(game_id: str, tail: Tail | None, viewers: list[Viewer]) -> Tail:
+    db_ready()
+    return advance(game_id, tail, viewers)
 
 
 def _last_seqs(game_ids: list[str]) -> dict[str, int]:

@@ -4,15 +4,16 @@ events stream (``GET /stream/``).
 Under ASGI the URLs point at :func:`async_entry` wrappers: the DRF view (authentication,
 throttling, visibility, problem+json errors) runs on ``live.DB_EXECUTOR``'s few threads,
 and the waiting is an ``await`` on the process's :class:`referee.live.Hub`, which holds no
-worker, thread or database connection. Under WSGI (the test client, a sync server) the
+worker, thread or database connection. A woken reader takes its records from the hub's one
+read of the game per new head (``referee.fanout``): it reads nothing itself. Under WSGI (the test client, a sync server) the
 same views block their thread, as any WSGI view would.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
-import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
@@ -29,6 +30,7 @@ from rest_framework.views import APIView
 from api.views.common import game_for, int_param, viewer
 from games.base import Viewer
 from referee import live, selectors
+from referee.fanout import sse_bytes
 
 
 def is_async(request: HttpRequest | Request) -> bool:
@@ -47,17 +49,11 @@ def in_db_thread(request: HttpRequest, fn: Callable[..., Any]) -> Callable[..., 
     return sync_to_async(fn, thread_sensitive=True)
 
 
-def game_key(game_id: str) -> str:
-    try:
-        return str(uuid.UUID(str(game_id)))
-    except ValueError:
-        return str(game_id)
-
-
 def async_entry(view_cls: type[APIView]) -> Callable[..., Any]:
-    """An async view around ``view_cls``. A response that carries ``live_wait = (game,
-    seconds)`` found nothing new yet: wait for the game's next append (or the time) and ask
-    the view again."""
+    """An async view around ``view_cls``. A long-poll that found nothing new yet answers
+    with ``live_wait = (seconds, game, viewer, after, limit)``: it waits here for the records
+    its viewer sees in the process's shared read of the game (``referee.live.Hub``), without
+    reading the log again, and answers with them (or with nothing once the time is up)."""
     sync_view = view_cls.as_view()
 
     async def view(request: HttpRequest, **kwargs: Any) -> HttpResponseBase:
@@ -65,26 +61,34 @@ def async_entry(view_cls: type[APIView]) -> Callable[..., Any]:
         if not isinstance(request, ASGIRequest):
             return await call(request, **kwargs)
         request.live_no_wait = True  # type: ignore[attr-defined]
+        response = await call(request, **kwargs)
+        waiting = getattr(response, "live_wait", None)
+        if waiting is None:
+            return response
+        seconds, game_id, who, after, limit = waiting
+        deadline = time.monotonic() + seconds
         hub = live.hub()
-        key = game_key(kwargs.get("game_id", ""))
-        deadline: float | None = None
-        hub.watch(key)
+        # Counted in after the view's read: what committed since is in the hub's next read,
+        # which the first wait below asks for when this viewer's class is new to the hub.
+        hub.watch(game_id, who)
         try:
-            while True:
-                woken = hub.event(key)  # before the read: an append after it sets this
-                response = await call(request, **kwargs)
-                waiting = getattr(response, "live_wait", None)
-                if waiting is None:
-                    return response
-                if deadline is None:
-                    deadline = time.monotonic() + waiting
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return response
-                request.live_rechecked = True  # type: ignore[attr-defined]  # one request, one throttle count
-                await hub.wait(woken, left)
+            while (left := deadline - time.monotonic()) > 0:
+                entries = await hub.next_entries(game_id, who, after, left)
+                if entries is None:  # behind the shared tail: the view reads for itself
+                    request.live_rechecked = True  # type: ignore[attr-defined]  # one request, one throttle count
+                    response = await call(request, **kwargs)
+                    if getattr(response, "live_wait", None) is None:
+                        return response
+                    continue
+                if entries:
+                    events = [e.item for e in entries]
+                    page = events[:limit]
+                    response.data = {  # type: ignore[attr-defined]  # rendered after this returns
+                        "events": page, "next_after": page[-1]["seq"], "more": len(events) > limit}
+                return response
+            return response
         finally:
-            hub.unwatch(key)
+            hub.unwatch(game_id, who)
 
     view.cls = view_cls  # type: ignore[attr-defined]  # drf-spectacular documents the DRF view
     view.initkwargs = {}  # type: ignore[attr-defined]
@@ -104,8 +108,7 @@ class LiveApiView(APIView):
 
 
 def sse(item: dict[str, Any]) -> bytes:
-    data = json.dumps(item, separators=(",", ":"), ensure_ascii=True)
-    return f"id: {item['seq']}\nevent: record\ndata: {data}\n\n".encode()
+    return sse_bytes(item)
 
 
 HEARTBEAT = b": heartbeat\n\n"
@@ -162,18 +165,28 @@ class GameStreamApi(LiveApiView):
 async def _stream_async(request: Request, game_id: str, who: Viewer, after: int, beat: float) -> AsyncIterator[bytes]:
     read = in_db_thread(request._request, selectors.game_events_list)
     hub = live.hub()
-    hub.watch(game_id)
+    hub.watch(game_id, who)  # before the first read: what commits after it comes through the hub
     try:
         yield b"retry: 3000\n\n"
+        for item in await read(game_id=game_id, viewer=who, after=after):
+            after = item["seq"]
+            yield sse(item)
         while True:
-            woken = hub.event(game_id)
-            for item in await read(game_id=game_id, viewer=who, after=after):
-                after = item["seq"]
-                yield sse(item)
-            if not await hub.wait(woken, beat):
+            entries = await hub.next_entries(game_id, who, after, beat)
+            if entries is None:  # slower than the shared tail: it reads what it missed itself
+                items = await read(game_id=game_id, viewer=who, after=after)
+                for item in items:
+                    after = item["seq"]
+                    yield sse(item)
+                if not items:  # cannot be, but must not spin if it were
+                    await asyncio.sleep(1.0)
+            elif not entries:
                 yield HEARTBEAT
+            for entry in entries or ():
+                after = entry.seq
+                yield entry.sse
     finally:
-        hub.unwatch(game_id)
+        hub.unwatch(game_id, who)
 
 
 def _stream_sync(game_id: str, who: Viewer, after: int, beat: float) -> Iterator[bytes]:

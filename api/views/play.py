@@ -86,7 +86,7 @@ class GameEventsApi(LiveApiView):
         if not events and wait and getattr(request, "live_no_wait", False):
             # Under ASGI the async entry waits for the next append without a thread.
             response = Response({"events": [], "next_after": after, "more": False})
-            response.live_wait = wait  # type: ignore[attr-defined]
+            response.live_wait = (wait, pk, who, after, limit)  # type: ignore[attr-defined]
             return response
         deadline = time.monotonic() + wait
         while not events and time.monotonic() < deadline:  # WSGI: this thread waits

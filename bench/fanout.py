@@ -1,0 +1,231 @@
+"""Readers on the game being played, against the production shape (gunicorn with uvicorn
+workers, Redis pub/sub between them): an order's p50 with 500 server-sent-event streams and
+100 long-polls open on the very game the orders go to, beside the same orders with no reader
+open, interleaved over ``BENCH_ROUNDS`` rounds (default and minimum 3). Prints the figures
+and the web processes' CPU; asserts no timings, only that every order was answered 201 and
+that every reader received exactly the records its viewer may see, each once and in order
+(a third of the readers are the seat that writes the private notes, a third the other seat,
+a third the public).
+
+    scripts/with_servers.sh .venv/bin/python bench/fanout.py
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.streams import AsgiServer, Loop, Orders, SseStream, _setup_database, open_streams  # noqa: E402
+
+STREAMS = int(os.environ.get("BENCH_STREAMS", "500"))
+POLLS = int(os.environ.get("BENCH_POLLS", "100"))
+ORDERS = int(os.environ.get("BENCH_ORDERS", "40"))
+ROUNDS = max(3, int(os.environ.get("BENCH_ROUNDS", "3")))
+WORKERS = int(os.environ.get("BENCH_WEB_WORKERS", "3"))  # docker-compose.yml's web
+
+
+class LongPoll:
+    """One client long-polling ``/events/?after=..&wait=..`` in a loop, keeping every record."""
+
+    def __init__(self, port: int, game_id: str, after: int, headers: dict[str, str]) -> None:
+        self.port, self.game_id, self.after, self.headers = port, game_id, after, headers
+        self.records: list[dict[str, Any]] = []
+        self.answers = 0
+        self.changed = asyncio.Event()
+
+    async def get(self) -> tuple[int, dict[str, Any]]:
+        reader, writer = await asyncio.open_connection("127.0.0.1", self.port, limit=2**22)
+        try:
+            lines = [f"GET /api/games/{self.game_id}/events/?after={self.after}&wait=25&limit=500 HTTP/1.1",
+                     f"Host: 127.0.0.1:{self.port}", "Connection: close"]
+            lines += [f"{k}: {v}" for k, v in self.headers.items()]
+            writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
+            await writer.drain()
+            raw = await reader.read()
+        finally:
+            writer.close()
+        head, _, body = raw.partition(b"\r\n\r\n")
+        status = int(head.split(b" ", 2)[1])
+        if b"transfer-encoding: chunked" in head.lower():
+            body = _unchunk(body)
+        return status, json.loads(body or b"{}")
+
+    async def run(self) -> None:
+        while True:
+            status, page = await self.get()
+            if status != 200:
+                raise AssertionError(f"a long-poll answered {status}: {page}")
+            self.answers += 1
+            self.records.extend(page["events"])
+            self.after = page["next_after"]
+            self.changed.set()
+
+    async def until(self, count: int, timeout: float) -> bool:
+        end = time.monotonic() + timeout
+        while len(self.records) < count:
+            left = end - time.monotonic()
+            if left <= 0:
+                return False
+            self.changed.clear()
+            try:
+                await asyncio.wait_for(self.changed.wait(), left)
+            except TimeoutError:
+                return len(self.records) >= count
+        return True
+
+
+def _unchunk(body: bytes) -> bytes:
+    out = b""
+    while body:
+        size_line, _, body = body.partition(b"\r\n")
+        size = int(size_line.split(b";")[0], 16)
+        if size == 0:
+            break
+        out, body = out + body[:size], body[size + 2:]
+    return out
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of the gunicorn workers (the children of ``pid``)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return 0.0
+    total = 0
+    for child in children:
+        try:
+            fields = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / ticks
+
+
+def main() -> None:
+    database_url = _setup_database()
+    from rest_framework.authtoken.models import Token
+
+    from games.base import PUBLIC, Viewer
+    from referee import selectors
+    from tests.factories import started_game
+
+    game, seats = started_game()
+    game_id = str(game.pk)
+    tokens = [Token.objects.create(user=s.user).key for s in seats]
+    # Who reads: the seat whose notes are private to it, the other seat, the public.
+    kinds = [({"Authorization": f"Token {tokens[0]}"}, Viewer.for_seat(seats[0].number)),
+             ({"Authorization": f"Token {tokens[1]}"}, Viewer.for_seat(seats[1].number)),
+             ({}, PUBLIC)]
+    var = Path(os.environ.get("REFEREE_VAR_DIR", "/tmp")) / "bench-fanout"
+    load_at_start = os.getloadavg()
+    rows: list[tuple[float, float, float, float, float]] = []
+    with AsgiServer(database_url, var, workers=WORKERS) as server:
+        loop = Loop()
+        orders = Orders(server.port, tokens[0])
+        try:
+            orders.many(game_id, 20, "warm-up")
+            for round_ in range(ROUNDS):
+                sides = ("none", "readers") if round_ % 2 == 0 else ("readers", "none")
+                took: dict[str, tuple[float, float, float]] = {}
+                for side in sides:
+                    if side == "none":
+                        cpu = cpu_seconds(server.proc.pid)
+                        started = time.perf_counter()
+                        times = orders.many(game_id, ORDERS, f"round {round_} alone")
+                        took[side] = (statistics.median(times), cpu_seconds(server.proc.pid) - cpu,
+                                      time.perf_counter() - started)
+                    else:
+                        took[side] = with_readers(loop, server, orders, game_id, kinds, round_, selectors)
+                none, readers = took["none"], took["readers"]
+                rows.append((none[0], readers[0], readers[0] / none[0], readers[1] / readers[2], none[1] / none[2]))
+                print(f"round {round_ + 1}: order p50 {none[0] * 1000:.1f} ms with no reader, "
+                      f"{readers[0] * 1000:.1f} ms with {STREAMS} streams and {POLLS} long-polls on the game "
+                      f"(x{readers[0] / none[0]:.2f}); web CPU {readers[1] / readers[2]:.0%} vs {none[1] / none[2]:.0%}",
+                      flush=True)
+        finally:
+            loop.close()
+    ratios = [r[2] for r in rows]
+    print()
+    print(f"load average {load_at_start[0]:.1f} at the start, {os.getloadavg()[0]:.1f} at the end; "
+          f"{os.cpu_count()} cores; gunicorn with {WORKERS} uvicorn workers; {ROUNDS} interleaved rounds of "
+          f"{ORDERS} orders per side, min / median / max")
+    print(f"order p50, no reader open:             {spread([r[0] * 1000 for r in rows], '{:.1f}')} ms")
+    print(f"order p50, {STREAMS} streams + {POLLS} long-polls: {spread([r[1] * 1000 for r in rows], '{:.1f}')} ms")
+    print(f"ratio (goal <= 2):                     {spread(ratios)}")
+    print(f"web processes' CPU while ordering:     {spread([r[3] * 100 for r in rows], '{:.0f}')} % with readers, "
+          f"{spread([r[4] * 100 for r in rows], '{:.0f}')} % without")
+    print("every reader received every record its viewer may see, exactly once and in order")
+    from bench import results
+
+    results.record("fanout.order_p50_ratio", ratios, streams=STREAMS, polls=POLLS)
+
+
+def spread(values: list[float], fmt: str = "{:.2f}") -> str:
+    from bench.results import spread as of
+
+    return of(values, fmt)
+
+
+def with_readers(loop: Loop, server: AsgiServer, orders: Orders, game_id: str,
+                 kinds: list[tuple[dict[str, str], Any]], round_: int, selectors: Any) -> tuple[float, float, float]:
+    """Open the readers on the played game, time the orders, then check what each got."""
+    start = {viewer: selectors.viewer_log_position(game_id=game_id, viewer=viewer) for _, viewer in kinds}
+    per_kind = [STREAMS // len(kinds) + (i < STREAMS % len(kinds)) for i in range(len(kinds))]
+    streams: list[tuple[Any, SseStream]] = []
+    for (headers, viewer), n in zip(kinds, per_kind, strict=True):
+        opened = loop.run(open_streams(server.port, f"/api/games/{game_id}/stream/?after={start[viewer]}", n, headers))
+        streams += [(viewer, s) for s in opened]
+    assert all(s.status == 200 for _, s in streams), "a stream was refused"
+    polls = [(kinds[i % len(kinds)][1], LongPoll(server.port, game_id, start[kinds[i % len(kinds)][1]],
+                                                 kinds[i % len(kinds)][0])) for i in range(POLLS)]
+    for _, p in polls:
+        loop.spawn(p.run())
+    time.sleep(2.0)  # every long-poll has sent its first request and waits
+    try:
+        cpu = cpu_seconds(server.proc.pid)
+        started = time.perf_counter()
+        times = orders.many(game_id, ORDERS, f"round {round_} with readers")
+        took = (statistics.median(times), cpu_seconds(server.proc.pid) - cpu, time.perf_counter() - started)
+        expected = {viewer: selectors.game_events_list(game_id=game_id, viewer=viewer, after=start[viewer])
+                    for _, viewer in kinds}
+        for viewer, s in streams:
+            want = len(expected[viewer])
+            assert loop.run(s.until(lambda s, want=want: len(s.records) >= want, 60)), "a stream fell silent"
+            assert s.records == expected[viewer], f"a stream of {viewer} got {len(s.records)} records, not its feed"
+        for viewer, p in polls:
+            assert loop.run(p.until(len(expected[viewer]), 60)), "a long-poll fell silent"
+            assert p.records == expected[viewer], f"a long-poll of {viewer} got {len(p.records)} records, not its feed"
+        assert any(e["type"] == "NoteWritten" for e in expected[kinds[0][1]])
+        assert not any(e["type"] == "NoteWritten" for v, e in ((v, e) for v in expected for e in expected[v])
+                       if v != kinds[0][1]), "another viewer sees the notes"
+    finally:
+        loop.run(_close([s for _, s in streams]))
+        loop.run(_cancel_polls())
+    time.sleep(1.0)  # the server lets them go
+    return took
+
+
+async def _close(streams: list[SseStream]) -> None:
+    for s in streams:
+        s.close()
+
+
+async def _cancel_polls() -> None:
+    for task in asyncio.all_tasks():
+        if getattr(task.get_coro(), "__qualname__", "") == "LongPoll.run":
+            task.cancel()
+
+
+if __name__ == "__main__":
+    main()
