@@ -15,10 +15,10 @@ from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
 from frontend_templates.plugins import Page, Panel, RulesetPages
-from game_pages.parties import ui
+from game_pages.parties import create, ui
 from game_pages.parties.board_svg import board_svg
 from game_pages.parties.narrate import narrate
-from games.base import MODERATOR_VIEW, PUBLIC, Viewer
+from games.base import MODERATOR_VIEW, PUBLIC, Ruleset, Viewer
 
 #: What is flashed to a player after their order.
 ANNOUNCED = frozenset({"MoveChosen", "AllyPolicySet", "TickClosed", "BattleFought", "AllianceFormed",
@@ -111,6 +111,12 @@ class PartiesPages(RulesetPages):
         from game_pages.parties.urls import urlpatterns
 
         return urlpatterns
+
+    def create_settings(self, rules: Ruleset, posted: Mapping[str, str]) -> Panel | None:
+        return create.panel(posted)
+
+    def settings_from_post(self, rules: Ruleset, posted: Mapping[str, str]) -> dict[str, Any]:
+        return create.settings_from_post(posted)
 
     def board(self, position: dict[str, Any], *, title: str, page: Page | None = None) -> SafeString | None:
         if not position.get("terrain"):
