@@ -16,9 +16,11 @@ from django.utils.safestring import SafeString, mark_safe
 
 from frontend_templates.plugins import Page, Panel, RulesetPages
 from game_pages.parties import create, ui
+from game_pages.parties.bbcode import forum_post
+from game_pages.parties.board_png import board_png
 from game_pages.parties.board_svg import board_svg
 from game_pages.parties.narrate import narrate
-from games.base import MODERATOR_VIEW, PUBLIC, Ruleset, Viewer
+from games.base import MODERATOR_VIEW, PUBLIC, Result, Ruleset, Viewer
 
 #: What is flashed to a player after their order.
 ANNOUNCED = frozenset({"MoveChosen", "AllyPolicySet", "TickClosed", "BattleFought", "AllianceFormed",
@@ -106,6 +108,7 @@ def board_block(position: dict[str, Any], *, title: str, page: Page | None) -> s
 
 class PartiesPages(RulesetPages):
     ruleset: ClassVar[str] = "parties"
+    has_board_png: ClassVar[bool] = True
 
     def urlpatterns(self) -> Sequence[Any]:
         from game_pages.parties.urls import urlpatterns
@@ -125,6 +128,9 @@ class PartiesPages(RulesetPages):
 
     def board_svg(self, position: dict[str, Any], *, title: str) -> str | None:
         return board_svg(position, title=title) if position.get("terrain") else None
+
+    def board_png(self, position: dict[str, Any]) -> bytes | None:
+        return board_png(position) if position.get("terrain") else None
 
     def board_in_words(self, position: dict[str, Any], names: Mapping[int, str]) -> list[str]:
         return ui.in_words(position, names) if position.get("terrain") else []
@@ -157,6 +163,14 @@ class PartiesPages(RulesetPages):
 
     def narrate(self, record: Mapping[str, Any], names: Mapping[int, str]) -> str:
         return narrate(record, names)
+
+    def forum_post(
+        self, *, game_name: str, title: str, position: dict[str, Any], records: Sequence[Mapping[str, Any]],
+        deadline: str | None, image_url: str, names: Mapping[int, str], result: Result,
+        waiting_for: Sequence[int] = (),
+    ) -> str:
+        return forum_post(game_name=game_name, title=title, position=position, records=records,
+                          image_url=image_url, names=names, result=result)
 
 
 PAGES = PartiesPages()
