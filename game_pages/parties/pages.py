@@ -22,8 +22,9 @@ from game_pages.parties.board_svg import board_svg
 from game_pages.parties.narrate import narrate
 from games.base import MODERATOR_VIEW, PUBLIC, Result, Ruleset, Viewer
 
-#: What is flashed to a player after their order.
-ANNOUNCED = frozenset({"MoveChosen", "AllyPolicySet", "TickClosed", "BattleFought", "AllianceFormed",
+#: What is flashed to a player after their order: not their own chosen move, which the move
+#: pad shows for the tick in play (a flash would stay beside the next tick's pad).
+ANNOUNCED = frozenset({"AllyPolicySet", "TickClosed", "BattleFought", "AllianceFormed",
                        "PartyJoined", "GameEnded"})
 
 #: How many of the viewer's latest records the "what happened" list looks through.
