@@ -194,7 +194,7 @@ def _play_a_whole_game(server: str, browser, artifacts: Path, viewport: dict, la
     bo_page.get_by_role("link", name="Replay").click()
     replay = bo_page.locator("main")
     expect(replay).to_contain_text(re.compile(r"Tick \d closed because every bot had moved"))
-    expect(replay).to_contain_text("Game over: the tick cap is reached")
+    expect(replay).to_contain_text(re.compile(r"Game over: (the tick cap is reached|all bots are united)"))
     text = replay.inner_text()
     assert "{'" not in text and "': " not in text and "_ms" not in text, text[:2000]
     bo_page.screenshot(path=str(artifacts / f"parties-{label}-replay.png"), full_page=True)
