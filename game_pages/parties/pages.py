@@ -145,7 +145,8 @@ class PartiesPages(RulesetPages):
         return Panel("game_pages/parties/status.html", {
             **ui.tick_info(page.position),
             "finished": page.result.finished,
-            "summary": page.result.summary,
+            # how it ended in the players' names (the ruleset's summary says "bot 1")
+            "summary": ui.how_it_ended(page.position),
             "end_reason": page.position.get("end_reason"),
             "bots": ui.bot_rows(page.position, page.names),
             "podium": ui.podium(page.result, page.position, page.names),

@@ -66,6 +66,14 @@ def podium(result: Result, position: Mapping[str, Any], names: Mapping[int, str]
     return places
 
 
+def how_it_ended(position: Mapping[str, Any]) -> str:
+    if not position.get("finished"):
+        return ""
+    if position.get("end_reason") == "united":
+        return "Game over: all bots are united in one party."
+    return f"Game over: tick {position.get('max_ticks')}, the tick cap, was played (P-R5)."
+
+
 def tick_info(position: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "tick": position.get("tick") or 0, "max_ticks": position.get("max_ticks"),

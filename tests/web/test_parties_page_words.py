@@ -59,3 +59,24 @@ def test_the_tick_closes_in_words_with_the_clock_time_as_the_fallback(players):
                        r'(\d\d:\d\d:\d\d) UTC</time>', html)
     assert closes, html
     assert "30 s each" in html
+
+
+
+def test_at_the_end_the_page_says_how_the_game_ended_in_words_without_bot_numbers():
+    game = services.game_create(name="Short words", ruleset="parties", seats=2, turn_limit_seconds=30,
+                                settings={"width": 8, "height": 8, "max_ticks": 1})
+    clients = []
+    for n in (1, 2):
+        user = UserFactory()
+        lobby.game_join(game_id=str(game.pk), user=user, name=f"Bot {n}")
+        c = Client()
+        c.force_login(user)
+        clients.append(c)
+    services.game_run_pending(game_id=str(game.pk))
+    for c in clients:
+        c.post(f"/games/{game.pk}/parties/move/", {"direction": "stay", "tick": "1"})
+    html = clients[0].get(f"/games/{game.pk}/").content.decode()
+    said = re.search(r'<p id="parties-result">(.*?)</p>', html)
+    assert said, html
+    assert said.group(1) in ("Game over: tick 1, the tick cap, was played (P-R5).",
+                             "Game over: all bots are united in one party.")
