@@ -148,6 +148,19 @@ class RulesetPages:
         player when the page comes back. Default: every event."""
         return record.get("kind") == "event"
 
+    # --- the create page ----------------------------------------------------------------
+
+    def create_settings(self, rules: Ruleset, posted: Mapping[str, str]) -> Panel | None:
+        """Fields for the ruleset's own settings on the create page (an arena's size, a tick
+        cap), refilled from ``posted``; None for none. The turn limit has its own field
+        there: a clock the settings carry is set from it (``Ruleset.clock_settings``)."""
+        return None
+
+    def settings_from_post(self, rules: Ruleset, posted: Mapping[str, str]) -> dict[str, Any]:
+        """The posted create form's own fields as raw settings (``parse_settings`` still has
+        the last word); raises ``OrderFormError`` with a sentence. Default: no settings."""
+        return {}
+
     # --- the join page ------------------------------------------------------------------
 
     def signup(self, game: Any, rules: Ruleset, posted: Mapping[str, str]) -> Panel | None:

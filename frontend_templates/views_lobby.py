@@ -17,7 +17,7 @@ from django.urls import reverse
 
 from frontend_templates import common
 from frontend_templates.generic_text import result_text
-from frontend_templates.plugins import render_panel
+from frontend_templates.plugins import OrderFormError, pages_for, render_panel
 from games.base import Ruleset, RuleViolation
 from referee import lobby, selectors, services
 from referee.errors import RefereeError
@@ -126,6 +126,7 @@ def create(request: HttpRequest) -> HttpResponse:
         "posted": posted, "rulesets": rulesets, "chosen": rules,
         "limits": {**limits, "value": posted.get(limits["field"]) or limits["default"]},
         "players": posted.get("players") or min(max(4, rules.min_seats), rules.max_seats),
+        "own_settings": render_panel(request, pages_for(rules.name).create_settings(rules, posted)),
     }
     if request.method == "POST":
         problem = name_problem(posted.get("name", ""), limit=GAME_NAME_MAX, what="game name")
@@ -144,8 +145,13 @@ def create(request: HttpRequest) -> HttpResponse:
                                 f"{limits['maximum']} {limits['unit']}{rule}.")
             return render(request, "frontend/create.html", context, status=400)
         try:
+            own = pages_for(rules.name).settings_from_post(rules, posted)
+        except OrderFormError as exc:
+            context["error"] = str(exc)
+            return render(request, "frontend/create.html", context, status=400)
+        try:
             game = services.game_create(
-                name=posted.get("name", ""), ruleset=rules.name, seats=players,
+                name=posted.get("name", ""), ruleset=rules.name, seats=players, settings=own,
                 turn_limit_seconds=amount * limits["size"], created_by=request.user,
                 is_private=posted.get("is_private") == "on",
             )

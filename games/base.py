@@ -296,6 +296,16 @@ class Ruleset(ABC):
     def parse_settings(self, raw: Mapping[str, Any]) -> Any:
         """Validate and complete a game's settings; raise RuleViolation on bad input."""
 
+    def clock_settings(
+        self, settings: Mapping[str, Any], turn_limit_seconds: int | None
+    ) -> tuple[dict[str, Any], int | None]:
+        """A new game's settings and turn limit made to agree, for a ruleset whose settings
+        carry its own clock (a tick, a round): the game's clock has one source, whichever of
+        the two the creator gave. ``turn_limit_seconds`` is None when none was given (the
+        referee then uses ``turn_limits.default``). Raise RuleViolation when the two disagree.
+        Default: both unchanged (the clock is the turn limit alone)."""
+        return dict(settings), turn_limit_seconds
+
     @abstractmethod
     def initial_state(self) -> Any:
         """The empty position that the fold starts from (before any event)."""

@@ -189,7 +189,11 @@ def league_create(
     rules = services.referee_get().registry.get(ruleset)
     if not rules.min_seats <= seats_per_game <= rules.max_seats:
         raise InvalidSetting(f"{rules.name} games take {rules.min_seats} to {rules.max_seats} players.")
-    rules.parse_settings(game_settings or {})
+    try:
+        game_settings, turn_limit_seconds = rules.clock_settings(game_settings or {}, turn_limit_seconds)
+    except RuleViolation as exc:
+        raise InvalidSetting(exc.message) from None
+    rules.parse_settings(game_settings)
     limit = rules.turn_limits.default if turn_limit_seconds is None else turn_limit_seconds
     try:
         rules.turn_limits.check(limit)

@@ -41,6 +41,11 @@ def game_create(
     seats = rules.max_seats if seats is None else seats
     if not rules.min_seats <= seats <= rules.max_seats:
         raise InvalidSetting(f"{rules.name} is played by {rules.min_seats} to {rules.max_seats} players.")
+    try:
+        # one clock per game: a ruleset whose settings carry a tick or a round gets the turn limit
+        settings, turn_limit_seconds = rules.clock_settings(settings or {}, turn_limit_seconds)
+    except RuleViolation as exc:
+        raise InvalidSetting(f"{exc.rule}: {exc.message}") from None
     limit = rules.turn_limits.default if turn_limit_seconds is None else turn_limit_seconds
     try:
         rules.turn_limits.check(limit)

@@ -15,13 +15,16 @@ from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
 from frontend_templates.plugins import Page, Panel, RulesetPages
-from game_pages.parties import ui
+from game_pages.parties import create, ui
+from game_pages.parties.bbcode import forum_post
+from game_pages.parties.board_png import board_png
 from game_pages.parties.board_svg import board_svg
 from game_pages.parties.narrate import narrate
-from games.base import MODERATOR_VIEW, PUBLIC, Viewer
+from games.base import MODERATOR_VIEW, PUBLIC, Result, Ruleset, Viewer
 
-#: What is flashed to a player after their order.
-ANNOUNCED = frozenset({"MoveChosen", "AllyPolicySet", "TickClosed", "BattleFought", "AllianceFormed",
+#: What is flashed to a player after their order: not their own chosen move, which the move
+#: pad shows for the tick in play (a flash would stay beside the next tick's pad).
+ANNOUNCED = frozenset({"AllyPolicySet", "TickClosed", "BattleFought", "AllianceFormed",
                        "PartyJoined", "GameEnded"})
 
 #: How many of the viewer's latest records the "what happened" list looks through.
@@ -106,11 +109,18 @@ def board_block(position: dict[str, Any], *, title: str, page: Page | None) -> s
 
 class PartiesPages(RulesetPages):
     ruleset: ClassVar[str] = "parties"
+    has_board_png: ClassVar[bool] = True
 
     def urlpatterns(self) -> Sequence[Any]:
         from game_pages.parties.urls import urlpatterns
 
         return urlpatterns
+
+    def create_settings(self, rules: Ruleset, posted: Mapping[str, str]) -> Panel | None:
+        return create.panel(posted)
+
+    def settings_from_post(self, rules: Ruleset, posted: Mapping[str, str]) -> dict[str, Any]:
+        return create.settings_from_post(posted)
 
     def board(self, position: dict[str, Any], *, title: str, page: Page | None = None) -> SafeString | None:
         if not position.get("terrain"):
@@ -119,6 +129,9 @@ class PartiesPages(RulesetPages):
 
     def board_svg(self, position: dict[str, Any], *, title: str) -> str | None:
         return board_svg(position, title=title) if position.get("terrain") else None
+
+    def board_png(self, position: dict[str, Any]) -> bytes | None:
+        return board_png(position) if position.get("terrain") else None
 
     def board_in_words(self, position: dict[str, Any], names: Mapping[int, str]) -> list[str]:
         return ui.in_words(position, names) if position.get("terrain") else []
@@ -132,7 +145,8 @@ class PartiesPages(RulesetPages):
         return Panel("game_pages/parties/status.html", {
             **ui.tick_info(page.position),
             "finished": page.result.finished,
-            "summary": page.result.summary,
+            # how it ended in the players' names (the ruleset's summary says "bot 1")
+            "summary": ui.how_it_ended(page.position),
             "end_reason": page.position.get("end_reason"),
             "bots": ui.bot_rows(page.position, page.names),
             "podium": ui.podium(page.result, page.position, page.names),
@@ -151,6 +165,14 @@ class PartiesPages(RulesetPages):
 
     def narrate(self, record: Mapping[str, Any], names: Mapping[int, str]) -> str:
         return narrate(record, names)
+
+    def forum_post(
+        self, *, game_name: str, title: str, position: dict[str, Any], records: Sequence[Mapping[str, Any]],
+        deadline: str | None, image_url: str, names: Mapping[int, str], result: Result,
+        waiting_for: Sequence[int] = (),
+    ) -> str:
+        return forum_post(game_name=game_name, title=title, position=position, records=records,
+                          image_url=image_url, names=names, result=result)
 
 
 PAGES = PartiesPages()

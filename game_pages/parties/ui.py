@@ -24,6 +24,13 @@ def when(ms: Any) -> str | None:
     return dt.datetime.fromtimestamp(ms / 1000, tz=dt.UTC).isoformat()
 
 
+def clock_time(ms: Any) -> str:
+    """An epoch-ms instant as the page says it without JavaScript ("16:05:10 UTC")."""
+    if not isinstance(ms, int) or ms <= 0:
+        return ""
+    return f"{dt.datetime.fromtimestamp(ms / 1000, tz=dt.UTC):%H:%M:%S} UTC"
+
+
 def name_of(names: Mapping[int, str], seat: int) -> str:
     return names.get(seat, f"bot {seat}")
 
@@ -59,11 +66,20 @@ def podium(result: Result, position: Mapping[str, Any], names: Mapping[int, str]
     return places
 
 
+def how_it_ended(position: Mapping[str, Any]) -> str:
+    if not position.get("finished"):
+        return ""
+    if position.get("end_reason") == "united":
+        return "Game over: all bots are united in one party."
+    return f"Game over: tick {position.get('max_ticks')}, the tick cap, was played (P-R5)."
+
+
 def tick_info(position: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "tick": position.get("tick") or 0, "max_ticks": position.get("max_ticks"),
         "tick_seconds": (position.get("tick_ms") or 0) // 1000,
         "deadline": None if position.get("finished") else when(position.get("tick_deadline_ms")),
+        "deadline_words": clock_time(position.get("tick_deadline_ms")),
         "to_act": list(position.get("to_act") or []),
     }
 

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 from frontend_templates import common, orders
 from frontend_templates.plugins import render_panel
 from game_pages.parties import ui
-from game_pages.parties.narrate import DIRECTION_WORDS, POLICY_WORDS
+from game_pages.parties.narrate import POLICY_WORDS
 from game_pages.parties.pages import PAGES
 
 
@@ -52,8 +52,9 @@ def move(request: HttpRequest, game_id: str) -> HttpResponse:
     tick = request.POST.get("tick", "")
     if tick.isdigit():
         payload["tick"] = int(tick)  # a click on an old page is refused, not played on the next tick
-    if orders.place(request, game, "Move", payload):
-        messages.success(request, f"Your move: {DIRECTION_WORDS.get(direction, direction)}.")
+    # No "Your move" flash: the move pad says the choice for the tick in play only, while a
+    # flash stays on a live page after the tick has closed.
+    orders.place(request, game, "Move", payload)
     return _back(game)
 
 

@@ -74,6 +74,25 @@ class PartiesRuleset(Ruleset):
     def parse_settings(self, raw: Mapping[str, Any]) -> PartiesSettings:
         return parse_settings(raw)
 
+    def clock_settings(
+        self, settings: Mapping[str, Any], turn_limit_seconds: int | None
+    ) -> tuple[dict[str, Any], int | None]:
+        """The tick is the turn limit (P-R4): whichever of ``tick_seconds`` and the turn
+        limit is given sets both; given both, they must agree."""
+        out = dict(settings)
+        tick = out.get("tick_seconds")
+        if turn_limit_seconds is None:
+            if isinstance(tick, int) and not isinstance(tick, bool):
+                return out, tick
+            return out, None  # a malformed tick_seconds is refused by parse_settings
+        if tick is not None and tick != turn_limit_seconds:
+            raise RuleViolation(
+                "P-R4", f"The settings give a {tick} s tick but the turn limit is {turn_limit_seconds} s; "
+                        "a tick is the turn limit, so give one of them or the same figure."
+            )
+        out["tick_seconds"] = turn_limit_seconds
+        return out, turn_limit_seconds
+
     def initial_state(self) -> PartiesState:
         return CountedState()
 

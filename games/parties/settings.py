@@ -34,7 +34,7 @@ class PartiesSettings:
     map: str = ""
 
 
-_BOUNDS: dict[str, tuple[int, int, str]] = {
+BOUNDS: dict[str, tuple[int, int, str]] = {
     "width": (6, MAX_SIZE, "The grid must be 6 to 26 squares wide."),
     "height": (6, MAX_SIZE, "The grid must be 6 to 26 squares high."),
     "obstacle_percent": (0, 30, "Obstacles may cover 0 to 30 percent of the grid."),
@@ -56,7 +56,7 @@ def parse_settings(raw: Mapping[str, Any]) -> PartiesSettings:
         parsed = from_data(PartiesSettings, dict(raw))
     except DataError as exc:
         raise RuleViolation("settings", f"Bad setting: {exc}.") from None
-    for key, (low, high, message) in _BOUNDS.items():
+    for key, (low, high, message) in BOUNDS.items():
         if not low <= getattr(parsed, key) <= high:
             raise RuleViolation("settings", message)
     if parsed.map and parsed.map not in MAPS:
