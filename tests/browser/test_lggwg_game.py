@@ -244,7 +244,7 @@ def _play(server: str, browser, artifacts: Path, viewport: dict, tag: str, *, fo
 
     # the header says the game is over (checked last: it is the generic pages' line)
     ann.goto(url)
-    bob_header = bob.locator("main > p.muted").first
+    bob_header = bob.locator("#game-meta")
     expect(bob_header).to_contain_text(re.compile(r"over|finished", re.I), timeout=LIVE)
     for page in pages.values():
         page.context.close()

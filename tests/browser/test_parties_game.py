@@ -214,8 +214,8 @@ def _play_a_whole_game(server: str, browser, artifacts: Path, viewport: dict, la
     assert bo_page.evaluate("() => document.querySelector('main img').naturalWidth") > 0
 
     # the header of the page left open says the game is over, without a reload
-    expect(ann_page.locator("main h1 + p")).to_contain_text(re.compile(r"\bover\b|finished", re.I), timeout=LIVE_MS)
-    expect(ann_page.locator("main h1 + p")).not_to_contain_text("in play")
+    expect(ann_page.locator("#game-meta")).to_contain_text(re.compile(r"\bover\b|finished", re.I), timeout=LIVE_MS)
+    expect(ann_page.locator("#game-meta")).not_to_contain_text("in play")
     assert _same_document(ann_page)
 
 
