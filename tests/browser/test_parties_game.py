@@ -191,7 +191,7 @@ def _play_a_whole_game(server: str, browser, artifacts: Path, viewport: dict, la
     ann_page.screenshot(path=str(artifacts / f"parties-{label}-over.png"), full_page=True)
 
     # the replay reads as words (Bo's page; Ann's stays open on the game)
-    bo_page.get_by_role("link", name="Replay").click()
+    bo_page.get_by_role("link", name="Replay", exact=True).click()
     replay = bo_page.locator("main")
     expect(replay).to_contain_text(re.compile(r"Tick \d closed because every bot had moved"))
     expect(replay).to_contain_text(re.compile(r"Game over: (the tick cap is reached|all bots are united)"))
