@@ -296,6 +296,21 @@ class Ruleset(ABC):
     def parse_settings(self, raw: Mapping[str, Any]) -> Any:
         """Validate and complete a game's settings; raise RuleViolation on bad input."""
 
+    # A game has one clock. The lobby keeps it as the game's turn limit (what the forms, the
+    # API and the pages show); a ruleset whose own settings run its clock (a round timer, a
+    # tick length: they must be in the position for replay) maps that limit into them here,
+    # so the limit shown is the clock the game runs.
+    def turn_limit_in_settings(self, raw: Mapping[str, Any]) -> int | None:
+        """The turn limit in seconds that raw settings already give (the ruleset's own
+        clock setting, if the caller set it), or None. Default: None."""
+        return None
+
+    def settings_with_turn_limit(self, raw: Mapping[str, Any], seconds: int) -> dict[str, Any]:
+        """``raw`` with the game's turn limit written into the setting that runs the
+        ruleset's clock; may raise RuleViolation if the settings refuse a clock. Default:
+        unchanged (the referee's deadline is the clock)."""
+        return dict(raw)
+
     @abstractmethod
     def initial_state(self) -> Any:
         """The empty position that the fold starts from (before any event)."""

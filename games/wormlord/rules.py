@@ -60,6 +60,12 @@ class WormlordRuleset(Ruleset):
     def parse_settings(self, raw: Mapping[str, Any]) -> Settings:
         return signup.parse_settings(raw)
 
+    def turn_limit_in_settings(self, raw: Mapping[str, Any]) -> int | None:
+        return signup.turn_limit_in_settings(raw)
+
+    def settings_with_turn_limit(self, raw: Mapping[str, Any], seconds: int) -> dict[str, Any]:
+        return signup.settings_with_turn_limit(raw, seconds)
+
     def initial_state(self) -> WormlordState:
         return WormlordState()
 
