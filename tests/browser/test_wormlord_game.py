@@ -206,15 +206,12 @@ def _play_a_whole_game(server: str, browser, artifacts, viewport: dict, tag: str
         page.screenshot(path=str(artifacts / f"wormlord-game-{viewport['width']}-over-{page is ann_page}.png"),
                         full_page=True)
 
-    # the result in the main area, and the header says the game is over (without a reload)
-    expect(bo_page.locator("main")).to_contain_text(re.compile(r"Ann|Pink"))
-    expect(bo_page.locator("main h1 + p")).to_contain_text(re.compile(r"over|finished", re.I), timeout=LIVE)
-
     # the replay reads as words
     bo_page.get_by_role("link", name="Replay", exact=True).click()
     replay = bo_page.locator("main")
-    expect(replay).to_contain_text("Ann (pink) took d2.")
-    expect(replay).to_contain_text("won round 1")
+    expect(replay).to_contain_text("Ann (pink) took f3.")
+    expect(replay).to_contain_text("Pink won round 2: three Objective spaces held (§2).")
+    expect(replay).to_contain_text("Pink (Ann) won the game")
     assert not re.search(r"\{'|': '", replay.inner_text()), "the replay shows raw data"
 
     # the forum post: BBCode with the PNG board
@@ -225,6 +222,13 @@ def _play_a_whole_game(server: str, browser, artifacts, viewport: dict, tag: str
     image = bo_page.request.get(server + src)
     assert image.ok and image.headers["content-type"] == "image/png"
     assert image.body().startswith(b"\x89PNG\r\n\x1a\n")
+
+    # Ann's page, never reloaded: the result in the main area, and the header says it is over
+    main = ann_page.locator("main")
+    expect(main.locator("#board-section, #status-heading + *").filter(has_text="won")).not_to_have_count(0)
+    expect(main).to_contain_text("The game is over.")
+    expect(main.locator("h1 + p")).to_contain_text(re.compile(r"\bover\b|finished", re.I), timeout=LIVE)
+    assert ann_page.evaluate("window.notReloaded") is True
     for page in (ann_page, bo_page):
         page.context.close()
 
