@@ -302,8 +302,9 @@ class Ruleset(ABC):
         """A new game's settings and turn limit made to agree, for a ruleset whose settings
         carry its own clock (a tick, a round): the game's clock has one source, whichever of
         the two the creator gave. ``turn_limit_seconds`` is None when none was given (the
-        referee then uses ``turn_limits.default``). Raise RuleViolation when the two disagree.
-        Default: both unchanged (the clock is the turn limit alone)."""
+        referee then uses ``turn_limits.default`` and asks again with it, so that the default
+        is written into the settings too). Raise RuleViolation when the two disagree or the
+        settings refuse a clock. Default: both unchanged (the referee's deadline is the clock)."""
         return dict(settings), turn_limit_seconds
 
     @abstractmethod

@@ -189,16 +189,9 @@ def league_create(
     rules = services.referee_get().registry.get(ruleset)
     if not rules.min_seats <= seats_per_game <= rules.max_seats:
         raise InvalidSetting(f"{rules.name} games take {rules.min_seats} to {rules.max_seats} players.")
-    try:
-        game_settings, turn_limit_seconds = rules.clock_settings(game_settings or {}, turn_limit_seconds)
-    except RuleViolation as exc:
-        raise InvalidSetting(exc.message) from None
-    rules.parse_settings(game_settings)
-    limit = rules.turn_limits.default if turn_limit_seconds is None else turn_limit_seconds
-    try:
-        rules.turn_limits.check(limit)
-    except RuleViolation as exc:
-        raise InvalidSetting(exc.message) from None
+    clocked, limit = services.game_clock_settings(rules=rules, settings=game_settings or {},
+                                                  turn_limit_seconds=turn_limit_seconds)
+    rules.parse_settings(clocked)
     if League.objects.filter(name=name.strip()).exists():
         raise InvalidSetting("There is already a league with that name.")
     return League.objects.create(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
+from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings as django_settings
@@ -12,7 +13,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from games.base import MODERATOR, MODERATOR_VIEW, Actor, RuleViolation, SeatInfo, Viewer
+from games.base import MODERATOR, MODERATOR_VIEW, Actor, Ruleset, RuleViolation, SeatInfo, Viewer
 from referee import clock, limits, scheduling, selectors
 from referee.core import Outcome, VerifyReport
 from referee.errors import (
@@ -41,16 +42,7 @@ def game_create(
     seats = rules.max_seats if seats is None else seats
     if not rules.min_seats <= seats <= rules.max_seats:
         raise InvalidSetting(f"{rules.name} is played by {rules.min_seats} to {rules.max_seats} players.")
-    try:
-        # one clock per game: a ruleset whose settings carry a tick or a round gets the turn limit
-        settings, turn_limit_seconds = rules.clock_settings(settings or {}, turn_limit_seconds)
-    except RuleViolation as exc:
-        raise InvalidSetting(f"{exc.rule}: {exc.message}") from None
-    limit = rules.turn_limits.default if turn_limit_seconds is None else turn_limit_seconds
-    try:
-        rules.turn_limits.check(limit)
-    except RuleViolation as exc:
-        raise InvalidSetting(f"{exc.rule}: {exc.message}" if exc.rule != "settings" else exc.message) from None
+    settings, limit = game_clock_settings(rules=rules, settings=settings or {}, turn_limit_seconds=turn_limit_seconds)
     policy = deadline_policy or rules.deadline_policies[0]
     if policy not in rules.deadline_policies:
         raise InvalidSetting(
@@ -60,12 +52,29 @@ def game_create(
         raise InvalidSetting("A vacation either pauses the clock ('pause') or lets the referee play ('referee').")
     if not name.strip():
         raise InvalidSetting("A game needs a name.")
-    info = referee.create_game(ruleset=ruleset, version=version, settings=settings or {}, private_log=private_log)
+    info = referee.create_game(ruleset=ruleset, version=version, settings=settings, private_log=private_log)
     Game.objects.filter(pk=info.id).update(
         name=name.strip()[:120], created_by=created_by, max_seats=seats, is_private=is_private,
         turn_limit_seconds=limit, deadline_policy=policy, vacation_policy=vacation_policy,
     )
     return Game.objects.get(pk=info.id)
+
+
+def game_clock_settings(
+    *, rules: Ruleset, settings: Mapping[str, Any], turn_limit_seconds: int | None,
+) -> tuple[dict[str, Any], int]:
+    """A new game's settings and turn limit, agreeing on one clock (``Ruleset.clock_settings``):
+    the limit given, else the one the ruleset's own clock setting gives, else the ruleset's
+    default (written into the settings as well); checked against the ruleset's bounds."""
+    try:
+        clocked, limit = rules.clock_settings(settings, turn_limit_seconds)
+        if limit is None:
+            clocked, limit = rules.clock_settings(clocked, rules.turn_limits.default)
+            limit = rules.turn_limits.default if limit is None else limit
+        rules.turn_limits.check(limit)
+    except RuleViolation as exc:
+        raise InvalidSetting(f"{exc.rule}: {exc.message}" if exc.rule != "settings" else exc.message) from None
+    return clocked, limit
 
 
 @transaction.atomic

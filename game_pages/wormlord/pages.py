@@ -12,7 +12,10 @@ from frontend_templates import generic_text
 from frontend_templates.plugins import Page, Panel, RulesetPages
 from game_pages.wormlord import board_svg as svg
 from game_pages.wormlord import live
+from game_pages.wormlord.bbcode import forum_post
+from game_pages.wormlord.board_png import board_png
 from game_pages.wormlord.narrate import narrate
+from games.base import Result
 from referee import clock
 
 #: What is flashed to the player after an order (the rest streams into the board's list).
@@ -31,6 +34,7 @@ def playing(page: Page) -> bool:
 
 class WormlordPages(RulesetPages):
     ruleset: ClassVar[str] = "wormlord"
+    has_board_png: ClassVar[bool] = True
 
     def urlpatterns(self) -> Sequence[Any]:
         from game_pages.wormlord.urls import urlpatterns
@@ -52,6 +56,9 @@ class WormlordPages(RulesetPages):
 
     def board_svg(self, position: dict[str, Any], *, title: str) -> str | None:
         return svg.board_svg(position, title=title) if position.get("squares") else None
+
+    def board_png(self, position: dict[str, Any]) -> bytes | None:
+        return board_png(position) if position.get("squares") else None
 
     def board_in_words(self, position: dict[str, Any], names: Mapping[int, str]) -> list[str]:
         return svg.board_in_words(position, names)
@@ -90,6 +97,16 @@ class WormlordPages(RulesetPages):
 
     def narrate(self, record: Mapping[str, Any], names: Mapping[int, str]) -> str:
         return narrate(record, names) or generic_text.narrate(record, names)
+
+    def forum_post(
+        self, *, game_name: str, title: str, position: dict[str, Any], records: Sequence[Mapping[str, Any]],
+        deadline: str | None, image_url: str, names: Mapping[int, str], result: Result,
+        waiting_for: Sequence[int] = (),
+    ) -> str:
+        """A real-time game has no deadline or seat awaited: the post tells the round instead."""
+        return forum_post(game_name=game_name, title=title, position=position, records=records,
+                          image_url=image_url, names=names, result=result,
+                          narrate=lambda r: self.narrate(r, names))
 
 
 PAGES = WormlordPages()

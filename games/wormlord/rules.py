@@ -60,6 +60,13 @@ class WormlordRuleset(Ruleset):
     def parse_settings(self, raw: Mapping[str, Any]) -> Settings:
         return signup.parse_settings(raw)
 
+    def clock_settings(
+        self, settings: Mapping[str, Any], turn_limit_seconds: int | None
+    ) -> tuple[dict[str, Any], int | None]:
+        """The turn limit is the round clock (WL-R10): a limit given is written into the
+        settings, a ``round_seconds`` given alone is the limit, two that differ are refused."""
+        return signup.clock_settings(settings, turn_limit_seconds)
+
     def initial_state(self) -> WormlordState:
         return WormlordState()
 

@@ -43,6 +43,38 @@ def parse_settings(raw: Mapping[str, Any]) -> Settings:
     return settings
 
 
+def turn_limit_in_settings(raw: Mapping[str, Any]) -> int | None:
+    """The round length the settings give, if they give one (ruling WL-R10)."""
+    value = raw.get("round_seconds")
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def settings_with_turn_limit(raw: Mapping[str, Any], seconds: int) -> dict[str, Any]:
+    """The game's turn limit is its round clock (§7.2, ruling WL-R10): every round of a
+    refereed game has one, since a round nobody can win would otherwise never end."""
+    if raw.get("time_limit", True) is not True:
+        raise RuleViolation(
+            "§7.2", "Every round of a refereed Wormlord game has a clock (the game's minutes per turn); "
+            "time_limit cannot be turned off."
+        )
+    return {**raw, "time_limit": True, "round_seconds": seconds}
+
+
+def clock_settings(raw: Mapping[str, Any], turn_limit_seconds: int | None) -> tuple[dict[str, Any], int | None]:
+    """One clock per game (ruling WL-R10): the turn limit and ``round_seconds`` are one figure."""
+    given = turn_limit_in_settings(raw)
+    if turn_limit_seconds is None:
+        if given is None:
+            return dict(raw), None
+        turn_limit_seconds = given
+    elif given is not None and given != turn_limit_seconds:
+        raise RuleViolation(
+            "§7.2", f"The turn limit ({turn_limit_seconds} s) and the settings' round_seconds ({given} s) "
+            "disagree: give one of them, or the same figure."
+        )
+    return settings_with_turn_limit(raw, turn_limit_seconds), turn_limit_seconds
+
+
 def make_sides(settings: Settings, seats: Sequence[SeatInfo]) -> tuple[tuple[int, ...], ...]:
     """Seats in seat order get pink, blue, yellow, brown; with teams, two by two (WL-R12)."""
     numbers = sorted(s.number for s in seats)

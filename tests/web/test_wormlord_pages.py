@@ -97,7 +97,8 @@ def test_the_page_draws_the_board_from_the_viewers_view_with_its_forms(table):
     # the synchronised start is counted down in the browser from starts_at_ms
     starts_ms = int((T0 + dt.timedelta(seconds=3)).timestamp() * 1000)
     assert f'data-starts="{starts_ms}"' in html
-    assert "Round 1 is set up: 3, 2, 1, NOW! at 12:00:03.0 UTC." in html
+    assert ("Round 1 is set up: 3, 2, 1, NOW! at 12:00:03.0 UTC; the round ends at 12:03:03.0 UTC (§7.2)."
+            in html)  # every refereed round has its clock (WL-R10)
 
 
 def test_a_spectator_sees_the_board_but_no_forms(table):

@@ -38,6 +38,25 @@ def test_settings_default_to_the_standard_map_without_variants() -> None:
     assert (settings.map, settings.teams, settings.time_limit, settings.round_seconds) == ("", False, False, 180)
 
 
+def test_the_game_turn_limit_is_written_into_the_round_clock_settings() -> None:
+    clocked, limit = RULESET.clock_settings({"map": "duel"}, 120)
+    assert (clocked, limit) == ({"map": "duel", "time_limit": True, "round_seconds": 120}, 120)
+    settings = RULESET.parse_settings(clocked)
+    assert (settings.time_limit, settings.round_seconds) == (True, 120)
+
+
+def test_a_round_length_in_the_settings_is_read_as_the_turn_limit() -> None:
+    assert RULESET.clock_settings({"round_seconds": 90}, None)[1] == 90
+    assert RULESET.clock_settings({"map": "duel"}, None) == ({"map": "duel"}, None)
+    assert RULESET.clock_settings({"round_seconds": True}, None)[1] is None
+
+
+def test_the_round_clock_cannot_be_turned_off_for_a_refereed_game() -> None:
+    with pytest.raises(RuleViolation) as info:
+        RULESET.clock_settings({"time_limit": False}, 180)
+    assert info.value.rule == "§7.2"
+
+
 @pytest.mark.parametrize(
     ("raw", "message"),
     [
