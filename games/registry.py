@@ -15,6 +15,11 @@ def default_registry() -> Registry:
     from games.parties import RULESET as PARTIES
     from games.parties import RULESET_V1 as PARTIES_V1
     from games.wormlord import RULESET as WORMLORD
+    from games.wormlord import RULESET_V1 as WORMLORD_V1
     from games.worms import RULESET as WORMS
+    from games.worms import RULESET_V2_1 as WORMS_V2_1
 
-    return Registry().register(WORMS).register(LGGWG_V1).register(LGGWG).register(WORMLORD).register(PARTIES_V1).register(PARTIES)
+    registry = Registry()
+    for ruleset in (WORMS_V2_1, WORMS, LGGWG_V1, LGGWG, WORMLORD_V1, WORMLORD, PARTIES_V1, PARTIES):
+        registry = registry.register(ruleset)
+    return registry

@@ -31,6 +31,6 @@ Rulings: docs/rulings/wormlord.md; cases: docs/cases/wormlord.md.
 """
 
 from games.wormlord import notation as _notation  # noqa: F401  (installs the state's repr)
-from games.wormlord.rules import RULESET, WormlordRuleset
+from games.wormlord.rules import RULESET, RULESET_V1, WormlordRuleset
 
-__all__ = ["RULESET", "WormlordRuleset"]
+__all__ = ["RULESET", "RULESET_V1", "WormlordRuleset"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from games.base import Event, RuleViolation
 from games.wormlord import events as ev
+from games.wormlord.board import Colour
 from games.wormlord.checks import (
     acting_side,
     adjacent_to_own,
@@ -26,7 +27,7 @@ def conquer(state: WormlordState, command: Conquer) -> tuple[Event, ...]:
     placeable(state, command.square)
     knot = state.knot_at(command.square)
     if knot is not None:
-        raise RuleViolation("§3.3", _taken(state, knot, side, command.at_ms, "taken"))
+        raise RuleViolation("§3.3", _taken(knot, side, command.at_ms, None))
     adjacent_to_own(state, side, command.square)
     _knot_in_hand(side, command.at_ms)
     placed = ev.KnotPlaced(
@@ -48,7 +49,7 @@ def liberate(state: WormlordState, command: Liberate) -> tuple[Event, ...]:
             "§3.2", f"There is no knot on {square} to liberate: it is empty (conquer it instead)."
         )
     if knot.colour is not command.owner:
-        raise RuleViolation("§3.2", _taken(state, knot, side, command.at_ms, "liberated"))
+        raise RuleViolation("§3.2", _taken(knot, side, command.at_ms, command.owner))
     if state.side(knot.colour).hq == square:
         raise RuleViolation(
             "§5", f"{square} holds {knot.colour}'s headquarters: it is indisputably theirs while it stays."
@@ -115,14 +116,18 @@ def _knot_in_hand(side: Side, at_ms: int) -> None:
         )
 
 
-def _taken(state: WormlordState, knot: Knot, side: Side, at_ms: int, verb: str) -> str:
-    """Two orders for one space "at once": the first to arrive got it (ruling WL-R5)."""
+def _taken(knot: Knot, side: Side, at_ms: int, named: Colour | None) -> str:
+    """The space changed since the player saw it (ruling WL-R5): what is on it now, who put
+    it there and how long before the order arrived. Only that much is known: a knot does not
+    remember whether it conquered an empty space or liberated an enemy knot, so the message
+    does not guess."""
     who = "you" if knot.seat in side.seats and len(side.seats) == 1 else f"seat {knot.seat} ({knot.colour})"
     ago = max(0, at_ms - knot.at_ms)
-    return (
-        f"{knot.square} was {verb} just before by {who}, {seconds(ago)} before your knot arrived; "
-        f"it now holds a {knot.colour} knot."
+    head = (
+        f"{knot.square} is not empty: it holds a {knot.colour} knot" if named is None
+        else f"{knot.square} holds a {knot.colour} knot, not a {named} one"
     )
+    return f"{head}, placed there by {who} {seconds(ago)} before your order arrived."
 
 
 def _with_victory(state: WormlordState, events: tuple[Event, ...], side: Side, at_ms: int) -> tuple[Event, ...]:

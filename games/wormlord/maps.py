@@ -8,15 +8,22 @@ the first to fourth colour (pink, blue, yellow, brown).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from types import MappingProxyType
 
 from games.wormlord.board import BASE_DIGITS, SIZE, SQUARES, TERRAIN, neighbours, terrain_at
 
 #: The rulebook's standard set-up for each number of colours.
 STANDARD = {2: "standard-2", 3: "standard-3", 4: "standard-4"}
 ALTERNATE = ("duel", "crossfire", "mountain-king", "bermuda-triangle", "into-the-woods", "musical-chairs")
+#: Earlier drawings of a map (map id -> file), kept for the ruleset versions that set games
+#: up on them: verifying a game runs its set-up again, which must give the board it had.
+#: Version 1 drew Musical Chairs without impassable tiles.
+DRAWINGS_V1: Mapping[str, str] = MappingProxyType({"musical-chairs": "musical-chairs-1"})
+NO_DRAWINGS: Mapping[str, str] = MappingProxyType({})
 
 
 class MapError(ValueError):
@@ -82,19 +89,30 @@ def grid_problems(grid: tuple[str, ...], players: int) -> list[str]:
 
 
 @cache
-def load(map_id: str) -> Map:
-    text = resources.files("games.wormlord").joinpath("maps", f"{map_id}.txt").read_text(encoding="utf-8")
+def load(map_id: str, file: str = "") -> Map:
+    """The map ``map_id``, from ``maps/<file or map_id>.txt``."""
+    text = resources.files("games.wormlord").joinpath("maps", f"{file or map_id}.txt").read_text(encoding="utf-8")
     return parse_map(map_id, text)
 
 
-def all_maps() -> tuple[Map, ...]:
-    return tuple(load(m) for m in (*STANDARD.values(), *ALTERNATE))
+def all_maps(drawings: Mapping[str, str] = NO_DRAWINGS) -> tuple[Map, ...]:
+    """Every map, each as ``drawings`` has it (an earlier drawing) or else as drawn now."""
+    return tuple(load(m, drawings.get(m, "")) for m in (*STANDARD.values(), *ALTERNATE))
 
 
-def find(name: str) -> Map | None:
+def find(name: str, drawings: Mapping[str, str] = NO_DRAWINGS) -> Map | None:
     """A map by its id (``mountain-king``) or printed name (``Mountain King``), any case."""
     wanted = name.strip().lower().replace(" ", "-")
-    for m in all_maps():
+    for m in all_maps(drawings):
         if wanted in (m.id, m.name.lower().replace(" ", "-")):
             return m
     return None
+
+
+def drawing(map_id: str, grid: tuple[str, ...]) -> Map | None:
+    """The drawing of ``map_id`` a game was set up on (today's or an earlier one), by its grid."""
+    for drawings in (NO_DRAWINGS, DRAWINGS_V1):
+        m = find(map_id, drawings)
+        if m is not None and m.grid == grid:
+            return m
+    return find(map_id)

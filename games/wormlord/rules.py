@@ -21,7 +21,7 @@ from games.base import (
     Work,
 )
 from games.dice import Dice
-from games.wormlord import actions, rounds, signup
+from games.wormlord import actions, maps, rounds, signup
 from games.wormlord import events as ev
 from games.wormlord.commands import (
     COMMAND_TYPES,
@@ -41,7 +41,11 @@ from games.wormlord.views import view as view_state
 
 class WormlordRuleset(Ruleset):
     name: ClassVar[str] = "wormlord"
-    version: ClassVar[str] = "1"
+    #: 2: Musical Chairs has its impassable tiles (WL-R13). Version 1 games keep the map as
+    #: they were set up on it, so their set-up verifies.
+    version: ClassVar[str] = "2"
+    #: earlier map drawings this version sets games up on (map id -> file in maps/)
+    drawings: ClassVar[Mapping[str, str]] = maps.NO_DRAWINGS
     title: ClassVar[str] = "Wormlord"
     mode: ClassVar[TurnMode] = TurnMode.REALTIME
     min_seats: ClassVar[int] = 2
@@ -71,7 +75,7 @@ class WormlordRuleset(Ruleset):
         return WormlordState()
 
     def setup(self, settings: Any, seats: Sequence[SeatInfo], dice: Dice) -> tuple[Event, ...]:
-        return signup.setup(settings, seats)
+        return signup.setup(settings, seats, self.drawings)
 
     def decide(self, state: WormlordState, command: Command, dice: Dice) -> tuple[Event, ...]:
         if state.phase is Phase.NEW:
@@ -136,3 +140,14 @@ class WormlordRuleset(Ruleset):
 
 
 RULESET = WormlordRuleset()
+
+
+class WormlordRulesetV1(WormlordRuleset):
+    """Games begun before version 2: the same rules, with Musical Chairs drawn without
+    impassable tiles."""
+
+    version: ClassVar[str] = "1"
+    drawings: ClassVar[Mapping[str, str]] = maps.DRAWINGS_V1
+
+
+RULESET_V1 = WormlordRulesetV1()

@@ -89,9 +89,13 @@ def make_sides(settings: Settings, seats: Sequence[SeatInfo]) -> tuple[tuple[int
     return tuple((n,) for n in numbers)
 
 
-def setup(settings: Settings, seats: Sequence[SeatInfo]) -> tuple[ev.GameSetUp]:
+def setup(
+    settings: Settings, seats: Sequence[SeatInfo], drawings: Mapping[str, str] = maps.NO_DRAWINGS
+) -> tuple[ev.GameSetUp]:
+    """``drawings``: the earlier map drawings the ruleset version sets games up on."""
     groups = make_sides(settings, seats)
-    chosen = maps.find(settings.map) if settings.map else maps.load(maps.STANDARD[len(groups)])
+    standard = maps.STANDARD[len(groups)]
+    chosen = maps.find(settings.map, drawings) if settings.map else maps.load(standard, drawings.get(standard, ""))
     assert chosen is not None  # parse_settings refused unknown names
     if chosen.players != len(groups):
         raise RuleViolation(

@@ -19,7 +19,7 @@ def view(state: WormlordState, viewer: Viewer, to_act: frozenset[int]) -> dict[s
     del viewer  # the same for everyone (WL-R11)
     if state.phase is Phase.NEW:
         return {"phase": state.phase.value, "squares": [], "sides": [], "seats": {}}
-    known = maps.find(state.map_id) if state.map_id else None
+    known = maps.drawing(state.map_id, state.grid) if state.map_id else None
     winner = state.winner()
     next_start = next(
         (w.at_ms for w in scheduled_work(state) if w.key[-1] == "start" and w.at_ms is not None), None

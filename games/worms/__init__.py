@@ -23,6 +23,6 @@ Modules by topic (imports go one way, down this list; tests/unit/games/test_no_i
   ``bot`` / ``bot_shots`` (the ``bot`` deadline policy).
 """
 
-from games.worms.rules import RULESET, WormsRuleset
+from games.worms.rules import RULESET, RULESET_V2_1, WormsRuleset
 
-__all__ = ["RULESET", "WormsRuleset"]
+__all__ = ["RULESET", "RULESET_V2_1", "WormsRuleset"]

@@ -10,8 +10,8 @@
 6. stalemate (§10): if every team is stuck, sudden death is forced;
 7. the turn starts: the team is PMed its weapons, where its invisible worms are and, with
    a crate spy, what every crate and card holds (§7); the turn is skipped at once if the
-   team is stuck (§7: no step, no rope or teleport move and no weapon it holds can hit an
-   enemy, ``games.worms.stuck``).
+   team is stuck (§7: no step, no rope or teleport move, no weapon it holds can hit an
+   enemy or open a way out, ``games.worms.stuck``).
 """
 
 from __future__ import annotations
@@ -32,7 +32,9 @@ POISON_PER_DOSE = 5
 WIND_DIRECTIONS: tuple[Direction, ...] = (Direction.N, Direction.E, Direction.S, Direction.W)
 
 
-def start_turn(out: Outcome, command: StartTurn) -> None:
+def start_turn(out: Outcome, command: StartTurn, *, digging: bool = True) -> None:
+    """``digging``: whether a weapon that can open a way out keeps a team from being stuck
+    (W-R10 from version 2.1.1; games of version 2.1 are replayed without it)."""
     state = out.state
     if state.phase is not Phase.PLAYING or state.stage is not Stage.STARTING:
         raise RuleViolation("§7", "No turn is waiting to start.")
@@ -51,7 +53,7 @@ def start_turn(out: Outcome, command: StartTurn) -> None:
     tick_poison(out)
     drop_crate(out)
     draw_wind(out)
-    if not out.state.stalemate and is_stalemate(out.state):
+    if not out.state.stalemate and is_stalemate(out.state, digging=digging):
         out.emit(ev.StalemateDeclared())
         if not out.state.sudden_death:
             out.emit(ev.SuddenDeathBegan(forced=True))
@@ -62,7 +64,7 @@ def start_turn(out: Outcome, command: StartTurn) -> None:
     team = out.state.team(seat)
     if team is None or team.out:
         end_turn(out, "out")
-    elif is_stuck(out.state, seat):
+    elif is_stuck(out.state, seat, digging=digging):
         end_turn(out, "stuck")
 
 

@@ -54,7 +54,11 @@ from games.worms.weapons import fire
 
 class WormsRuleset(Ruleset):
     name: ClassVar[str] = "worms"
-    version: ClassVar[str] = "2.1"
+    #: 2.1.1: a team boxed in with a weapon that can lower or clear what walls it in is not
+    #: stuck (W-R10). Games of version 2.1 keep the old test, so they verify as played.
+    version: ClassVar[str] = "2.1.1"
+    #: whether a weapon that can open a way out keeps a team from being stuck (W-R10)
+    digging: ClassVar[bool] = True
     title: ClassVar[str] = "Worms: Evolved v2.1"
     mode: ClassVar[TurnMode] = TurnMode.SEQUENTIAL
     min_seats: ClassVar[int] = 2
@@ -101,7 +105,7 @@ class WormsRuleset(Ruleset):
         elif isinstance(command, StartGame):
             self._start(out)
         elif isinstance(command, StartTurn):
-            start_turn(out, command)
+            start_turn(out, command, digging=self.digging)
         elif isinstance(command, MoveWorm):
             move(out, command)
             finish(out)
@@ -274,3 +278,14 @@ class WormsRuleset(Ruleset):
 
 
 RULESET = WormsRuleset()
+
+
+class WormsRulesetV2_1(WormsRuleset):
+    """Games begun before version 2.1.1: a boxed-in team that could only blast its walls
+    was stuck, and its turns were skipped."""
+
+    version: ClassVar[str] = "2.1"
+    digging: ClassVar[bool] = False
+
+
+RULESET_V2_1 = WormsRulesetV2_1()

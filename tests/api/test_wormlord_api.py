@@ -134,7 +134,9 @@ def test_two_players_liberating_one_space_the_second_is_told_why_with_the_rule(b
     with pytest.raises(RefereeAPIError) as refused:
         bo.order(game, "Liberate", {"square": "d3", "owner": "yellow"})
     assert refused.value.rule == "§3.2"
-    assert "d3 was liberated just before by seat 1 (pink), 0 s before your knot arrived" in refused.value.detail
+    assert "d3 holds a pink knot, not a yellow one, placed there by seat 1 (pink) 0 s before your order arrived" in (
+        refused.value.detail
+    )
     square = next(s for s in bo.state(game)["position"]["squares"] if s["square"] == "d3")
     assert square["knot"]["colour"] == "pink"  # the refusal changed nothing
     # a refusal is answered, not recorded (ruling WL-R16): the log holds the one liberation

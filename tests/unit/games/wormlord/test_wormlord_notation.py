@@ -97,13 +97,6 @@ def test_a_valid_position_has_no_problems() -> None:
     assert validate(parse(START)) == []
 
 
-def test_the_documented_example_is_a_valid_position() -> None:
-    doc = (ROOT / "docs" / "notation-wormlord.md").read_text(encoding="utf-8")
-    example = doc.split("## Positions\n\n```\n", 1)[1].split("\n```", 1)[0]
-    assert format_position(parse(example)) == example
-    assert validate(parse(example)) == []
-
-
 @pytest.mark.parametrize(
     "text",
     [

@@ -18,7 +18,7 @@ from games.base import (
     Viewer,
 )
 from games.dice import NoDice
-from games.wormlord import RULESET
+from games.wormlord import RULESET, RULESET_V1
 from games.wormlord.commands import Pass, Say, StartRound
 from games.wormlord.events import TeamSpoke
 from games.wormlord.maps import ALTERNATE, STANDARD, MapError, all_maps, find, load, parse_map
@@ -80,6 +80,21 @@ def test_every_map_loads_for_its_printed_player_count() -> None:
     assert {n: load(m).players for n, m in STANDARD.items()} == {2: 2, 3: 3, 4: 4}
     assert len(all_maps()) == 9
     assert find("Bermuda Triangle") == load("bermuda-triangle") and find("nowhere") is None
+
+
+def test_every_alternate_map_has_impassable_tiles_as_section_8_describes_them() -> None:
+    bare = [m for m in ALTERNATE if not any("#" in row for row in load(m).grid)]
+    assert bare == []
+
+
+def test_a_version_1_game_on_musical_chairs_is_set_up_and_shown_as_it_was_drawn_then() -> None:
+    seats = [SeatInfo(n, f"p{n}") for n in (1, 2, 3, 4)]
+    settings = RULESET.parse_settings({"map": "Musical Chairs"})
+    (old,) = RULESET_V1.setup(settings, seats, NoDice())
+    (new,) = RULESET.setup(settings, seats, NoDice())
+    assert not any("#" in row for row in old.grid) and old.grid != new.grid
+    shown = RULESET_V1.view(RULESET_V1.fold(RULESET_V1.initial_state(), (old,)), Viewer.for_seat(1))
+    assert shown["map"]["about"] == load("musical-chairs", "musical-chairs-1").about
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,8 @@ Regenerate the document with ``python tests/unit/games/wormlord/wormlord_caseboo
 
 Each case: ``id`` (WL3.2-1), ``name`` (reads as a rule), ``section`` (the rulebook section,
 numbered as in docs/rulings/wormlord.md), ``clause`` (quoted), either ``position``
-(docs/notation-wormlord.md) or ``seats`` (+ ``settings``: a game just set up), ``orders``
+(docs/notation-wormlord.md) or ``seats`` (+ ``settings``: a game just set up), ``version``
+(the ruleset version it is played under, if not the latest), ``orders``
 (games/wormlord/orders.py: ``seat 1 at 7000: conquer d2``), and either ``reject`` (the rule
 of the refusal of the last order, or of the set-up) with ``reason`` (parts of the message,
 joined by `` | ``), or ``expect`` (checks, below) and/or ``after`` (the position after).
@@ -13,7 +14,8 @@ joined by `` | ``), or ``expect`` (checks, below) and/or ``after`` (the position
 Checks: ``knot pink at d2`` (``by seat 2`` may follow), ``no knot at d2``, ``supply pink 14``,
 ``hq pink at d3``, ``hq pink off``, ``next pink 10000``, ``wins pink 1``, ``base pink at d1``,
 ``phase break``, ``round 2``, ``start 4000``, ``end 183000``, ``end -``, ``map duel``,
-``sides pink=1+2,blue=3+4``, ``score pink 4``, ``winners 1``, ``to act 1,2``,
+``sides pink=1+2,blue=3+4``, ``impassable d1,a4`` (every impassable square, row 1 first;
+``-`` none), ``score pink 4``, ``winners 1``, ``to act 1,2``,
 ``work round:2:start at 60000``, ``work round:1:start now``, ``no work``,
 ``event RoundWon``, ``no event GameWon``, ``seat 3 told TeamSpoke``, ``seat 3 not told TeamSpoke``.
 """
@@ -33,8 +35,9 @@ if str(ROOT) not in sys.path:  # running this file as a script
 
 from games.base import Event, RuleViolation, SeatInfo, Viewer, work_key_text  # noqa: E402
 from games.dice import NoDice  # noqa: E402
-from games.wormlord import RULESET  # noqa: E402
-from games.wormlord.board import Colour  # noqa: E402
+from games.registry import default_registry  # noqa: E402
+from games.wormlord import RULESET, WormlordRuleset  # noqa: E402
+from games.wormlord.board import SQUARES, Colour  # noqa: E402
 from games.wormlord.notation import format_position, parse, validate  # noqa: E402
 from games.wormlord.orders import parse_order  # noqa: E402
 from games.wormlord.rounds import scores  # noqa: E402
@@ -56,7 +59,15 @@ DOC = ROOT / "docs" / "cases" / "wormlord.md"
 class Case(CatalogueCase):
     seats: int = 0
     settings: dict[str, Any] = field(default_factory=dict)
+    #: the ruleset version the case is played under ("": the latest); an older version's
+    #: case pins what games begun under it still do when they are verified
+    version: str = ""
 
+    @property
+    def rules(self) -> WormlordRuleset:
+        ruleset = default_registry().get("wormlord", self.version or None)
+        assert isinstance(ruleset, WormlordRuleset)
+        return ruleset
 
 
 @dataclass
@@ -71,25 +82,26 @@ def load_cases() -> list[Case]:
 
 
 def run(case: Case) -> Run:
+    rules = case.rules
     if case.seats:
         seats = [SeatInfo(n, f"player {n}") for n in range(1, case.seats + 1)]
         try:
-            events = RULESET.setup(RULESET.parse_settings(case.settings), seats, NoDice())
+            events = rules.setup(rules.parse_settings(case.settings), seats, NoDice())
         except RuleViolation as exc:
-            return Run(RULESET.initial_state(), rejection=exc)
-        result = Run(RULESET.fold(RULESET.initial_state(), events), list(events))
+            return Run(rules.initial_state(), rejection=exc)
+        result = Run(rules.fold(rules.initial_state(), events), list(events))
     else:
         result = Run(parse(case.position))
     for i, text in enumerate(case.orders):
         try:
-            events = RULESET.decide(result.state, parse_order(text), NoDice())
+            events = rules.decide(result.state, parse_order(text), NoDice())
         except RuleViolation as exc:
             if i != len(case.orders) - 1:
                 raise AssertionError(f"order {i + 1} ({text!r}) was refused: {exc}") from exc
             result.rejection = exc
             break
         result.events.extend(events)
-        result.state = RULESET.fold(result.state, events)
+        result.state = rules.fold(result.state, events)
     return result
 
 
@@ -117,6 +129,10 @@ def check(state: WormlordState, events: list[Event], text: str) -> str | None:
         side = state.side(Colour(m.group(2)))
         actual = (side.hq or "off") if m.group(1) == "hq" else side.base
         return None if actual == m.group(3) else f"{m.group(1)} of {side.colour} is {actual}"
+    m = re.fullmatch(r"impassable (\S+)", text)
+    if m:
+        actual = ",".join(sq for sq in SQUARES if state.terrain(sq) == "#") or "-"
+        return None if actual == m.group(1) else f"impassable: {actual}"
     m = re.fullmatch(r"score (\w+) (\d+)", text)
     if m:
         actual = dict(scores(state))[Colour(m.group(1))]
@@ -190,6 +206,8 @@ def _body(case: Case) -> list[str]:
         lines = [f"Position: a game just set up with {case.seats} seats (settings: {settings}).", ""]
     else:
         lines = ["Position:", "", "```", case.position, "```", ""]
+    if case.version:
+        lines += [f"Ruleset version: {case.version} (a game begun under it, replayed as it was played)", ""]
     if case.orders:
         lines += ["Orders: " + "; ".join(f"`{o}`" for o in case.orders), ""]
     lines += refusal_line(case) if case.reject else ["Result: " + "; ".join(case.expect) + ".", ""]

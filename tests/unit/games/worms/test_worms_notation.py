@@ -100,13 +100,3 @@ def test_validate_lists_what_cannot_happen(rest: str, problem: str) -> None:
 def test_any_run_spelling_parses_and_is_written_canonically() -> None:
     spelled = position("55555{11}/" + "/".join(["5{15}"] * 14))
     assert format_position(parse(spelled)) == position()
-
-
-def test_the_example_in_the_notation_document_is_a_valid_position() -> None:
-    from pathlib import Path
-
-    doc = (Path(__file__).resolve().parents[4] / "docs" / "notation.md").read_text(encoding="utf-8")
-    example = doc.split("## Example", 1)[1].split("```")[1].strip()
-    state = parse(example)
-    assert format_position(state) == example
-    assert validate(state) == []

@@ -7,6 +7,7 @@ from worms_helpers import SEED, new_game, started_game
 
 from games.base import SCHEDULER, Actor, RuleViolation, SeatInfo, Viewer
 from games.dice import ForcedDice, SeededDice
+from games.registry import default_registry
 from games.worms import RULESET
 from games.worms.board import SIZE
 from games.worms.commands import StartGame, StartTurn, SubmitShoppingList
@@ -15,8 +16,10 @@ from games.worms.signup import worms_per_team
 from games.worms.state import Phase, Settings, Stage, Stock
 
 
-def test_ruleset_is_worms_2_1() -> None:
-    assert (RULESET.name, RULESET.version) == ("worms", "2.1")
+def test_ruleset_is_worms_2_1_1_with_2_1_kept_for_old_games() -> None:
+    assert (RULESET.name, RULESET.version) == ("worms", "2.1.1")
+    assert default_registry().get("worms").version == "2.1.1"
+    assert default_registry().get("worms", "2.1").version == "2.1"
 
 
 @pytest.mark.parametrize(("players", "each"), [(2, 4), (3, 4), (4, 4), (5, 3), (6, 3), (7, 2), (8, 2)])

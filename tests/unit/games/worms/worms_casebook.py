@@ -4,7 +4,8 @@
 Regenerate the document with ``python tests/unit/games/worms/worms_casebook.py``.
 
 Each case: ``id`` (W7.3), ``name`` (reads as a rule), ``section``, ``clause`` (quoted),
-``position`` (notation), ``orders`` (order text, see games/worms/orders.py; prefix
+``position`` (notation), ``version`` (the ruleset version it is played under, if not the
+latest), ``orders`` (order text, see games/worms/orders.py; prefix
 ``seat N:`` to give it as another seat), ``dice`` (forced draws, all must be used), and
 either ``reject`` (the rule of the refusal, for the last order) with ``reason`` (a part of
 the message), or ``expect`` (checks, below) and/or ``after`` (the whole position after).
@@ -40,7 +41,8 @@ if str(ROOT) not in sys.path:  # running this file as a script
 
 from games.base import SCHEDULER, Actor, Command, Event, RuleViolation, SeatInfo  # noqa: E402
 from games.dice import ForcedDice  # noqa: E402
-from games.worms import RULESET  # noqa: E402
+from games.registry import default_registry  # noqa: E402
+from games.worms import RULESET, WormsRuleset  # noqa: E402
 from games.worms.board import parse_square  # noqa: E402
 from games.worms.commands import SkipTurn, StartTurn  # noqa: E402
 from games.worms.notation import format_items, format_position, parse  # noqa: E402
@@ -62,6 +64,15 @@ DOC = ROOT / "docs" / "cases" / "worms.md"
 @dataclass(frozen=True)
 class Case(CatalogueCase):
     seats: int = 0
+    #: the ruleset version the case is played under ("": the latest); an older version's
+    #: case pins what games begun under it still do when they are verified
+    version: str = ""
+
+    @property
+    def rules(self) -> WormsRuleset:
+        ruleset = default_registry().get("worms", self.version or None)
+        assert isinstance(ruleset, WormsRuleset)
+        return ruleset
 
 
 
@@ -97,19 +108,20 @@ def initial(case: Case) -> WormsState:
 
 def run(case: Case) -> Result:
     state = initial(case)
+    rules = case.rules
     dice = ForcedDice(case.dice)
     result = Result(state)
     for i, text in enumerate(case.orders):
         command = _command(result.state, text)
         try:
-            events = RULESET.decide(result.state, command, dice)
+            events = rules.decide(result.state, command, dice)
         except RuleViolation as exc:
             if i != len(case.orders) - 1:
                 raise AssertionError(f"order {i + 1} ({text!r}) was refused: {exc}") from exc
             result.rejection = exc
             break
         result.events.extend(events)
-        result.state = RULESET.fold(result.state, events)
+        result.state = rules.fold(result.state, events)
     result.unused_dice = len(dice.values)
     return result
 
@@ -312,6 +324,8 @@ def _body(case: Case) -> list[str]:
         lines = [f"Position: a game just set up with {case.seats} seats (sign-up).", ""]
     else:
         lines = ["Position:", "", "```", case.position, "```", ""]
+    if case.version:
+        lines += [f"Ruleset version: {case.version} (a game begun under it, replayed as it was played)", ""]
     lines += ["Orders: " + "; ".join(f"`{o}`" for o in case.orders)]
     if case.dice:
         lines += ["", "Dice: " + ", ".join(str(d) for d in case.dice)]
