@@ -1,6 +1,6 @@
 """Worms: Evolved v2.1 — the flagship ruleset, a pure engine (no Django, clock or I/O).
 
-Modules by topic (imports go one way, down this list; tests/unit/games/test_no_import_cycles.py):
+Modules by topic (imports go one way, down this list; tests/unit/referee/test_layering.py):
 
 * ``board`` squares, directions; ``pieces`` the small parts of a position; ``blast_specs``
   what a blast is (specs, rings, the blasts that are no weapon's); ``items`` one entry per
