@@ -23,6 +23,31 @@ Modules by topic (imports go one way, down this list; tests/unit/referee/test_la
   ``bot`` / ``bot_shots`` (the ``bot`` deadline policy).
 """
 
+from games.worms import notation, orders
+from games.worms.commands import (
+    EndTurn,
+    Fire,
+    ModeratorCorrection,
+    MoveWorm,
+    SkipTurn,
+    StartGame,
+    StartTurn,
+    SubmitShoppingList,
+    SubmitTurn,
+    Surrender,
+    UseUtility,
+)
+from games.worms.notation import NotationError, format_position, validate
+from games.worms.notation import parse as parse_position
+from games.worms.orders import OrderError, parse_order
 from games.worms.rules import RULESET, WormsRuleset
 
-__all__ = ["RULESET", "WormsRuleset"]
+__all__ = [
+    "RULESET", "WormsRuleset",
+    # orders (JSON bodies through the API; the referee adds actor and at_ms)
+    "EndTurn", "Fire", "ModeratorCorrection", "MoveWorm", "SkipTurn", "StartGame", "StartTurn",
+    "SubmitShoppingList", "SubmitTurn", "Surrender", "UseUtility",
+    # positions and orders as text (docs/notation.md)
+    "NotationError", "OrderError", "format_position", "notation", "orders", "parse_order", "parse_position",
+    "validate",
+]
