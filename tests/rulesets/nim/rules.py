@@ -6,7 +6,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from games.base import Command, Event, Result, Ruleset, RuleViolation, SeatInfo, TurnMode, Viewer, Work
+from games.base import (
+    Command,
+    Event,
+    Result,
+    Ruleset,
+    RuleViolation,
+    SeatInfo,
+    TurnMode,
+    Viewer,
+    Work,
+)
 from games.dice import Dice
 from games.serialization import DataError, from_data
 
