@@ -8,10 +8,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from frontend_templates.generic_board import scalar, words
+from frontend_templates.page import Page, Panel
 from games.base import Result
 
 if TYPE_CHECKING:
-    from frontend_templates.plugins import Page, Panel, RulesetPages
+    from frontend_templates.plugins import RulesetPages
 
 #: Payload fields that name a seat: shown with the seat's name.
 SEAT_FIELDS = frozenset({"seat", "next_seat", "winner", "by", "from_seat", "to_seat"})
@@ -115,8 +116,6 @@ def result_text(result: Result, names: Mapping[int, str]) -> str:
 
 
 def status_panel(page: Page) -> Panel:
-    from frontend_templates.plugins import Panel
-
     result = page.result
     return Panel("frontend/generic/status.html", {
         "result_text": result_text(result, page.names),
@@ -134,8 +133,6 @@ ENDING_EVENTS = 4
 def result_panel(page: Page, narrate: Callable[[Mapping[str, Any], Mapping[int, str]], str]) -> Panel:
     """The finished game's result for the main area. "How it ended" is the events that
     came with the last order (the viewer's own feed: what they were shown anyway)."""
-    from frontend_templates.plugins import Panel
-
     result, names = page.result, page.names
     winners = [seat_name(names, s) for s in result.winners]
     if result.draw:

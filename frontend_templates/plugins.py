@@ -16,7 +16,6 @@ nothing it draws or offers can depend on a secret.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from django.http import HttpRequest
@@ -25,47 +24,11 @@ from django.utils.safestring import SafeString, mark_safe
 
 from frontend_templates import generic_board, generic_forms, generic_text
 from frontend_templates.generic_forms import OrderFormError
+from frontend_templates.page import Page, Panel
 from games.base import Result, Ruleset
 
 __all__ = ["GENERIC", "OrderFormError", "Page", "Panel", "RulesetPages", "pages_for", "register", "registered",
            "render_panel"]
-
-
-@dataclass(frozen=True)
-class Panel:
-    """A piece of a page: a template and its context (rendered with the request, so a
-    form in it gets its CSRF token)."""
-
-    template: str
-    context: Mapping[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Page:
-    """What the game page knows when it asks a plug-in for a panel: only what the viewer
-    may see, plus their own picks from the query string (a worm, a weapon)."""
-
-    game: Any  # referee.models.Game
-    rules: Ruleset
-    position: dict[str, Any]
-    seq: int
-    clock: Mapping[str, Any]
-    seat: int | None
-    names: Mapping[int, str]
-    moderator: bool
-    result: Result
-    query: Mapping[str, str] = field(default_factory=dict)
-    form_key: str = ""
-    #: The viewer's own feed records of the last player's action and what followed it
-    #: (their numbering): what the board marks as "just happened".
-    recent: Sequence[Mapping[str, Any]] = ()
-    #: The position (as the viewer may see it) just before ``recent``: where a walk started.
-    before: dict[str, Any] | None = None
-
-    @property
-    def waiting_for(self) -> list[int]:
-        """Seats the clock is waiting for (public: the deadline says whose turn it is)."""
-        return list(self.clock.get("waiting_for") or [])
 
 
 class RulesetPages:

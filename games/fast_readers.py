@@ -1,4 +1,4 @@
-"""The fast readers behind ``games.serialization.from_data`` (issue 16: replay decodes tens
+"""The fast readers behind ``games.serialization.from_data`` (replay decodes tens
 of thousands of events).
 
 One per type, ``reader(data) -> value``: no paths, no messages. A reader returns exactly

@@ -633,7 +633,7 @@ class Referee:
         effective = self._effective(info, viewer)
         numbering = numbering or self.numbering(game_id, viewer, info)
         # Read no further than the numbering reaches: a record appended in between would
-        # otherwise be numbered as its predecessor now and sent again later (issue 15, 11).
+        # otherwise be numbered as its predecessor now and sent again later.
         upto = numbering.last_read if real_upto is None else min(real_upto, numbering.last_read)
         items = [
             item for r in self.store.read(game_id, after=real_after, upto=upto)

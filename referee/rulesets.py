@@ -14,13 +14,14 @@ from games.registry import default_registry
 
 
 @cache
-def _extra(paths: tuple[str, ...]) -> Registry:
+def _registry_with(extra_paths: tuple[str, ...]) -> Registry:
+    """The shipped rulesets plus those named by ``extra_paths`` (cached per tuple)."""
     registry = default_registry()
-    for path in paths:
+    for path in extra_paths:
         module, _, attr = path.partition(":")
         registry = registry.register(getattr(importlib.import_module(module), attr))
     return registry
 
 
 def get_registry() -> Registry:
-    return _extra(tuple(getattr(settings, "REFEREE_EXTRA_RULESETS", ())))
+    return _registry_with(tuple(getattr(settings, "REFEREE_EXTRA_RULESETS", ())))

@@ -5,7 +5,7 @@ import os
 
 from referee.settings import *  # noqa: F403
 
-REFEREE_EXTRA_RULESETS = ("tests.rulesets.pig:RULESET", "tests.rulesets.countdown:RULESET")
+REFEREE_EXTRA_RULESETS = ("tests.rulesets.pig:RULESET", "tests.rulesets.countdown:RULESET", "tests.rulesets.nim:RULESET")
 CELERY_TASK_ALWAYS_EAGER = os.environ.get("CELERY_TASK_ALWAYS_EAGER", "1") == "1"
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 

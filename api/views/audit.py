@@ -112,24 +112,24 @@ class GameCorrectionApi(APIView):
         game = game_for(request, game_id)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        d = data.validated_data
-        gid, mod, reason = str(game.pk), request.user, d["reason"]
-        if d["action"] == "extend_deadline":
-            services.deadline_extend(game_id=gid, moderator=mod, hours=d.get("hours") or 24, reason=reason)
-        elif d["action"] == "pause":
-            services.game_pause(game_id=gid, moderator=mod, reason=reason)
-        elif d["action"] == "resume":
-            services.game_resume(game_id=gid, moderator=mod, reason=reason)
-        elif d["action"] == "unfreeze":
-            services.game_unfreeze(game_id=gid, moderator=mod, reason=reason)
+        asked = data.validated_data
+        game_id, moderator, reason = str(game.pk), request.user, asked["reason"]
+        if asked["action"] == "extend_deadline":
+            services.deadline_extend(game_id=game_id, moderator=moderator, hours=asked.get("hours") or 24, reason=reason)
+        elif asked["action"] == "pause":
+            services.game_pause(game_id=game_id, moderator=moderator, reason=reason)
+        elif asked["action"] == "resume":
+            services.game_resume(game_id=game_id, moderator=moderator, reason=reason)
+        elif asked["action"] == "unfreeze":
+            services.game_unfreeze(game_id=game_id, moderator=moderator, reason=reason)
         else:
-            order = d.get("order") or {}
+            order = asked.get("order") or {}
             if not isinstance(order.get("type"), str) or not isinstance(order.get("payload", {}), dict):
                 raise InvalidSetting("A ruling needs an order: {type, payload}.")
-            services.moderator_ruling(game_id=gid, moderator=mod, reason=reason,
+            services.moderator_ruling(game_id=game_id, moderator=moderator, reason=reason,
                                       command_type=order["type"], payload=order.get("payload", {}))
-        last = services.referee_get().store.last_seq(gid)
-        return Response({"action": d["action"], "seq": last}, status=status.HTTP_201_CREATED)
+        last = services.referee_get().store.last_seq(game_id)
+        return Response({"action": asked["action"], "seq": last}, status=status.HTTP_201_CREATED)
 
 
 class GameDiceApi(APIView):

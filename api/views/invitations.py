@@ -1,4 +1,4 @@
-"""Invitations to private games (issue 15 item 16): the creator or a moderator invites a
+"""Invitations to private games: the creator or a moderator invites a
 username; the invited user then sees the game and may join it."""
 
 from __future__ import annotations

@@ -18,7 +18,6 @@ from frontend_templates import common, orders
 from frontend_templates.plugins import render_panel
 from game_pages.parties import ui
 from game_pages.parties.narrate import POLICY_WORDS
-from game_pages.parties.pages import PAGES
 
 
 def _back(game: Any) -> HttpResponse:
@@ -36,10 +35,11 @@ def live(request: HttpRequest, game_id: str) -> HttpResponse:
     page = common.page_for(request, game, data, seat=seat, who=who)
     base = {"game": game, "page": page, "position": page.position, "clock": page.clock,
             "moderator": page.moderator, "seat": seat, "form_key": page.form_key}
+    pages = common.pages(game)
     return render(request, "game_pages/parties/live.html", {
-        "board": PAGES.board(page.position, title=f"The arena of {game.name}", page=page),
-        "status": render_panel(request, PAGES.status(page), **base),
-        "orders": render_panel(request, PAGES.orders(page), **base),
+        "board": pages.board(page.position, title=f"The arena of {game.name}", page=page),
+        "status": render_panel(request, pages.status(page), **base),
+        "orders": render_panel(request, pages.orders(page), **base),
     })
 
 

@@ -13,6 +13,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from game_pages.wormlord.board_svg import COLOURS, INK, board_svg, my_colour
 from game_pages.wormlord.narrate import clock_time
+from referee import clock
 
 
 def api_urls(game_id: str) -> dict[str, str]:
@@ -71,3 +72,7 @@ def fragment(position: Mapping[str, Any], *, title: str, names: Mapping[int, str
 
 def live_url(game_id: str) -> str:
     return reverse("wormlord-live", args=[game_id])
+
+
+def now_ms() -> int:
+    return int(clock.now().timestamp() * 1000)

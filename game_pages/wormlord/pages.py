@@ -14,18 +14,14 @@ from game_pages.wormlord import board_svg as svg
 from game_pages.wormlord import live
 from game_pages.wormlord.bbcode import forum_post
 from game_pages.wormlord.board_png import board_png
+from game_pages.wormlord.live import now_ms
 from game_pages.wormlord.narrate import narrate
 from games.base import Result
-from referee import clock
 
 #: What is flashed to the player after an order (the rest streams into the board's list).
 ANNOUNCED = frozenset({"KnotLiberated", "KnotPlaced", "HeadquartersPlaced", "HeadquartersLifted", "RoundWon",
                        "RoundTied", "GameWon"})
 COLOURS = ("pink", "blue", "yellow", "brown")
-
-
-def now_ms() -> int:
-    return int(clock.now().timestamp() * 1000)
 
 
 def playing(page: Page) -> bool:

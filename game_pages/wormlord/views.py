@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from frontend_templates import common, orders
 from game_pages.wormlord import live
-from game_pages.wormlord.pages import now_ms
+from game_pages.wormlord.live import now_ms
 from referee import selectors
 
 RECENT = 12  # narrated records shown under the board

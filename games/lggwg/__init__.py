@@ -19,7 +19,18 @@ blasts, scores), ``movement`` (steps, mines, health packs), ``resolve``
 (§3 resolution), ``scoring`` (§7, the end), ``notation``, ``views``, ``bot``, ``rules``.
 """
 
-from games.lggwg import notation as _notation  # noqa: F401  (installs the state's repr)
+from games.lggwg import notation, orders
+from games.lggwg.commands import ResolveAtDeadline, SubmitOrders
+from games.lggwg.notation import NotationError, format_position, validate
+from games.lggwg.notation import parse as parse_position
+from games.lggwg.orders import format_order, format_orders, parse_order, parse_orders
 from games.lggwg.rules import RULESET, RULESET_V1, LggwgRuleset
 
-__all__ = ["RULESET", "RULESET_V1", "LggwgRuleset"]
+__all__ = [
+    "RULESET", "RULESET_V1", "LggwgRuleset",
+    # orders (JSON bodies through the API; the referee adds actor and at_ms)
+    "ResolveAtDeadline", "SubmitOrders",
+    # positions and order lists as text (docs/notation-lggwg.md)
+    "NotationError", "format_order", "format_orders", "format_position", "notation", "orders", "parse_order",
+    "parse_orders", "parse_position", "validate",
+]

@@ -5,12 +5,20 @@ position that parses (invalid positions may be set up on purpose)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TypeVar
 
 from games.base import RuleViolation
-from games.lggwg.board import TERRAIN_CHARS, WALKABLE, Terrain, name, parse_square, rle, unrle
-from games.lggwg.orders import check_orders, format_orders, parse_orders
+from games.lggwg.board import TERRAIN_CHARS, WALKABLE, Terrain, name, parse_square, unrle
+from games.lggwg.notation_write import format_position
+from games.lggwg.orders import check_orders, parse_orders
 from games.lggwg.state import COLOURS, LggwgState, Mine, Phase, Team, Unit, Wear
 from games.lggwg.units import UNITS
+
+__all__ = ["FIELDS", "NotationError", "format_position", "parse", "validate"]
+
+T = TypeVar("T")
 
 FIELDS = ("map", "terrain", "phase", "flags", "order", "teams", "units", "mines", "wear", "orders", "memory")
 
@@ -19,33 +27,6 @@ class NotationError(ValueError):
     def __init__(self, field: str, message: str) -> None:
         super().__init__(f"{field}: {message}")
         self.field = field
-
-
-def format_position(state: LggwgState) -> str:
-    colour = state.colour
-    phase = f"{state.phase.value}:{state.turn}/{state.max_turns}" + (f":{state.end}" if state.end else "")
-    teams = ",".join(
-        f"{t.colour}={t.seat}:{t.score}:{t.kills}:{t.sheep}:{t.out or '-'}:{'y' if t.submitted else 'n'}"
-        for t in state.teams
-    )
-    units = ",".join(
-        f"{u.id}={u.kind}@{name(u.square)}:{u.hp}/{u.max_hp}" + (f"m{u.mines}" if u.kind == "N" else "")
-        for u in state.units
-    )
-    parts = [
-        state.map or "custom",
-        "/".join(rle(r) for r in state.terrain) or "-",
-        phase,
-        "flags" if state.flag_game else "noflags",
-        ",".join(colour(s) for s in state.team_order) or "-",
-        teams or "-",
-        units or "-",
-        ",".join(f"{name(m.square)}{colour(m.team)}" for m in state.mines) or "-",
-        ",".join(f"{name((w.x, w.y))}:{w.damage}" for w in state.wear) or "-",
-        ";".join(f"{t.colour}:{format_orders(t.orders)}" for t in state.teams if t.submitted) or "-",
-        ";".join(f"{t.colour}:{'/'.join(rle(r) for r in t.memory)}" for t in state.teams if t.memory) or "-",
-    ]
-    return " ".join(parts)
 
 
 def parse(text: str) -> LggwgState:
@@ -65,8 +46,12 @@ def parse(text: str) -> LggwgState:
     units = _units(f["units"], seat_of)
     mines = _mines(f["mines"], seat_of)
     wear = _wear(f["wear"])
-    teams = _with_orders(teams, f["orders"])
-    teams = _with_memory(teams, f["memory"])
+    colours = {t.colour for t in teams}
+    orders = _per_team(f["orders"], "orders", colours, parse_orders)
+    memory = _per_team(f["memory"], "memory", colours, _memory)
+    teams = tuple(
+        replace(t, orders=orders.get(t.colour, t.orders), memory=memory.get(t.colour, t.memory)) for t in teams
+    )
     return LggwgState(
         phase=Phase(m.group(1)), map="" if f["map"] == "custom" else f["map"], terrain=terrain,
         turn=int(m.group(2)), max_turns=int(m.group(3)), flag_game=f["flags"] == "flags",
@@ -165,38 +150,24 @@ def _wear(text: str) -> tuple[Wear, ...]:
     return tuple(wear)
 
 
-def _with_orders(teams: tuple[Team, ...], text: str) -> tuple[Team, ...]:
+def _per_team(text: str, field: str, colours: set[str], read: Callable[[str], T]) -> dict[str, T]:
+    """``colour:body;colour:body`` (or "-") read into each team's value, by colour."""
     if text == "-":
-        return teams
-    by_colour = {t.colour: t for t in teams}
+        return {}
+    found: dict[str, T] = {}
     for item in text.split(";"):
         colour, _, body = item.partition(":")
-        if colour not in by_colour:
-            raise NotationError("orders", f"no team {colour!r}")
+        if colour not in colours:
+            raise NotationError(field, f"no team {colour!r}")
         try:
-            orders = parse_orders(body)
+            found[colour] = read(body)
         except ValueError as exc:
-            raise NotationError("orders", f"team {colour}: {exc}") from None
-        t = by_colour[colour]
-        by_colour[colour] = Team(t.seat, t.colour, t.score, t.kills, t.sheep, t.out, t.submitted, orders, t.memory)
-    return tuple(by_colour[t.colour] for t in teams)
+            raise NotationError(field, f"team {colour}: {exc}") from None
+    return found
 
 
-def _with_memory(teams: tuple[Team, ...], text: str) -> tuple[Team, ...]:
-    if text == "-":
-        return teams
-    by_colour = {t.colour: t for t in teams}
-    for item in text.split(";"):
-        colour, _, body = item.partition(":")
-        if colour not in by_colour:
-            raise NotationError("memory", f"no team {colour!r}")
-        try:
-            rows = tuple(unrle(r) for r in body.split("/"))
-        except ValueError as exc:
-            raise NotationError("memory", f"team {colour}: {exc}") from None
-        t = by_colour[colour]
-        by_colour[colour] = Team(t.seat, t.colour, t.score, t.kills, t.sheep, t.out, t.submitted, t.orders, rows)
-    return tuple(by_colour[t.colour] for t in teams)
+def _memory(body: str) -> tuple[str, ...]:
+    return tuple(unrle(r) for r in body.split("/"))
 
 
 def validate(state: LggwgState) -> list[str]:
@@ -262,12 +233,3 @@ def validate(state: LggwgState) -> list[str]:
             except RuleViolation as exc:
                 problems.append(f"the list of team {t.colour} is refused: {exc.message}")
     return problems
-
-
-def _state_repr(self: LggwgState) -> str:
-    return f"LggwgState({format_position(self)!r})"
-
-
-# A state prints as the notation it can be loaded from. Installed from here because this
-# module imports the state module (the package imports this one, so it is always in place).
-LggwgState.__repr__ = _state_repr  # type: ignore[method-assign]

@@ -12,23 +12,14 @@ from collections import Counter
 
 from games.base import RuleViolation
 from games.lggwg.board import DIRECTIONS, parse_square
+from games.lggwg.notation_write import format_order, format_orders
 from games.lggwg.state import LggwgState, Order
 from games.lggwg.units import MAX_ORDERS
 
+__all__ = ["KINDS", "check_orders", "format_order", "format_orders", "parse_order", "parse_orders"]
+
 KINDS = ("move", "fire", "opp", "oppmove", "hold", "mine", "forfeit")
 _ITEM = re.compile(r"^(?:(?P<unit>[A-Z]\d+))?(?P<rest>.*)$")
-
-
-def format_order(order: Order) -> str:
-    u, t = order.unit, order.target
-    return {
-        "move": f"{u}>{t}", "fire": f"{u}*{t}", "opp": f"{u}*", "oppmove": f"{u}*>{t}",
-        "mine": f"{u}+", "hold": f"{u}-", "forfeit": "!",
-    }[order.kind]
-
-
-def format_orders(orders: tuple[Order, ...]) -> str:
-    return ",".join(format_order(o) for o in orders)
 
 
 def parse_order(text: str) -> Order:

@@ -6,6 +6,7 @@ import enum
 from dataclasses import dataclass, replace
 
 from games.lggwg.board import Square, Terrain
+from games.lggwg.notation_write import format_position
 from games.lggwg.units import UNITS, UnitType
 
 COLOURS = ("R", "B", "Y", "G")
@@ -178,3 +179,7 @@ class LggwgState:
         rows = list(self.terrain)
         rows[y] = rows[y][:x] + terrain.value + rows[y][x + 1 :]
         return replace(self, terrain=tuple(rows))
+
+    def __repr__(self) -> str:
+        """The position as the notation it can be loaded from (``notation.parse``)."""
+        return f"LggwgState({format_position(self)!r})"

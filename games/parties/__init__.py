@@ -30,7 +30,18 @@ Modules: ``board`` (squares, directions, squeeze), ``settings``, ``state``, ``co
 Ruleset), ``bot`` (an example policy for HTTP bots).
 """
 
-from games.parties import notation as _notation  # noqa: F401  (installs the state's repr)
+from games.parties import notation, orders
+from games.parties.commands import Move, ResolveTick, SetAllyPolicy, StartTick
+from games.parties.notation import NotationError, format_position, validate
+from games.parties.notation import parse as parse_position
+from games.parties.orders import OrderError, format_order, parse_order, parse_orders
 from games.parties.rules import RULESET, RULESET_V1, PartiesRuleset
 
-__all__ = ["RULESET", "RULESET_V1", "PartiesRuleset"]
+__all__ = [
+    "RULESET", "RULESET_V1", "PartiesRuleset",
+    # orders (JSON bodies through the API; the referee adds actor and at_ms)
+    "Move", "ResolveTick", "SetAllyPolicy", "StartTick",
+    # positions and orders as text (docs/notation-parties.md)
+    "NotationError", "OrderError", "format_order", "format_position", "notation", "orders", "parse_order",
+    "parse_orders", "parse_position", "validate",
+]

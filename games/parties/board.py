@@ -26,6 +26,10 @@ DIRECTIONS: dict[str, tuple[int, int]] = {
 }
 STAY = "stay"
 CHOICES = (*DIRECTIONS, STAY)
+#: A solo's standing answer when another solo meets it (§1.1, P-R9): words of the orders,
+#: like the directions, so the state and the notation writer both read them from here.
+ALLY_POLICIES = ("always", "never", "lead", "follow")
+DEFAULT_POLICY = "always"
 
 
 def name(square: Square) -> str:

@@ -21,34 +21,14 @@ from __future__ import annotations
 import re
 
 from games.parties.board import CHOICES, FOREST, MAX_SIZE, MOUNTAIN, OPEN, name, parse_square
+from games.parties.notation_write import ENDS, format_bot, format_grid, format_position
 from games.parties.state import ALLY_POLICIES, DEFAULT_POLICY, Bot, PartiesState, tenths
 
-ENDS = {"": "-", "united": "united", "tick cap": "cap"}
+__all__ = ["ENDS", "NotationError", "format_bot", "format_grid", "format_position", "parse", "validate"]
 
 
 class NotationError(ValueError):
     """The text is not a position (a syntax error, not an impossible position)."""
-
-
-def format_grid(rows: tuple[str, ...]) -> str:
-    out = []
-    for row in rows:
-        text = re.sub(r"\.+", lambda m: str(len(m.group(0))), row)
-        out.append(text)
-    return "/".join(out) or "-"
-
-
-def format_bot(bot: Bot) -> str:
-    text = f"{bot.seat}@{name(bot.square)}:{tenths(bot.strength)}:{bot.score}"
-    return text if bot.ally == DEFAULT_POLICY else f"{text}:{bot.ally}"
-
-
-def format_position(state: PartiesState) -> str:
-    bots = ",".join(format_bot(b) for b in state.bots) or "-"
-    parties = ";".join(">".join(str(s) for s in p) for p in state.parties) or "-"
-    clock = f"{state.tick}@{state.tick_start_ms}+{state.tick_ms}/{state.max_ticks}"
-    pending = ",".join(f"{s}:{d}" for s, d in state.pending) or "-"
-    return " ".join((format_grid(state.rows), bots, parties, clock, pending, ENDS.get(state.ended, state.ended)))
 
 
 # --- parsing -----------------------------------------------------------------------------
@@ -185,12 +165,3 @@ def validate(state: PartiesState) -> list[str]:
     if state.ended and state.pending:
         problems.append("moves are pending in a finished game")
     return problems
-
-
-def _state_repr(self: PartiesState) -> str:
-    return f"parse({format_position(self)!r})"
-
-
-# A state prints as the notation it can be loaded from. Installed from here because this
-# module imports the state module (the package imports this one, so it is always in place).
-PartiesState.__repr__ = _state_repr  # type: ignore[method-assign]

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from games.parties.board import Square, Terrain
+from games.parties.board import ALLY_POLICIES, DEFAULT_POLICY, Square, Terrain
+from games.parties.notation_write import format_position, tenths
 
-#: A solo's standing answer when another solo meets it (§1.1, P-R9).
-ALLY_POLICIES = ("always", "never", "lead", "follow")
-DEFAULT_POLICY = "always"
+__all__ = ["ALLY_POLICIES", "DEFAULT_POLICY", "Bot", "PartiesState", "tenths"]
 
 
 @dataclass(frozen=True)
@@ -114,7 +113,6 @@ class PartiesState:
     def with_bot(self, seat: int, **changes: object) -> PartiesState:
         return replace(self, bots=tuple(replace(b, **changes) if b.seat == seat else b for b in self.bots))
 
-
-def tenths(value: int) -> str:
-    """Strength as shown: 12 -> "1.2"."""
-    return f"{value // 10}.{value % 10}"
+    def __repr__(self) -> str:
+        """The position as the notation it can be loaded from (``notation.parse``)."""
+        return f"parse({format_position(self)!r})"

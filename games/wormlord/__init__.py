@@ -30,7 +30,27 @@ Modules: ``board`` squares and colours; ``maps`` (and ``maps/*.txt``); ``state``
 Rulings: docs/rulings/wormlord.md; cases: docs/cases/wormlord.md.
 """
 
-from games.wormlord import notation as _notation  # noqa: F401  (installs the state's repr)
+from games.wormlord import notation, orders
+from games.wormlord.commands import (
+    Conquer,
+    EndRound,
+    Liberate,
+    LiftHeadquarters,
+    Pass,
+    PlaceHeadquarters,
+    Say,
+    StartRound,
+)
+from games.wormlord.notation import NotationError, format_position, validate
+from games.wormlord.notation import parse as parse_position
+from games.wormlord.orders import OrderError, format_order, parse_order
 from games.wormlord.rules import RULESET, RULESET_V1, WormlordRuleset
 
-__all__ = ["RULESET", "RULESET_V1", "WormlordRuleset"]
+__all__ = [
+    "RULESET", "RULESET_V1", "WormlordRuleset",
+    # orders (JSON bodies through the API; the referee adds actor and at_ms)
+    "Conquer", "EndRound", "Liberate", "LiftHeadquarters", "Pass", "PlaceHeadquarters", "Say", "StartRound",
+    # positions and orders as text (docs/notation-wormlord.md)
+    "NotationError", "OrderError", "format_order", "format_position", "notation", "orders", "parse_order",
+    "parse_position", "validate",
+]

@@ -13,69 +13,17 @@ from dataclasses import replace
 
 from games.wormlord.board import BASE_DIGITS, SIZE, SQUARES, Colour, is_square, name, terrain_at
 from games.wormlord.maps import grid_problems
+from games.wormlord.notation_write import DEFAULTS, NEW, first_seat, format_position
 from games.wormlord.state import ROUNDS_TO_WIN, STRINGS, Knot, Phase, Side, Timing, WormlordState
 
-NEW = "new"
-#: field, default (as text) — printed in this order, and only when not the default
-_DEFAULTS = {
-    "phase": "running", "round": "1", "start": "0", "end": "-", "ended": "-", "by": "",
-    "map": "", "knot": "3000", "untie": "1000", "countdown": "3000", "break": "10000", "limit": "-",
-}
+__all__ = ["NotationError", "format_position", "parse", "validate", "with_bases"]
+
 _SIDE = re.compile(r"^([a-d])(\d+(?:\+\d+)*):(\d+):([a-g][1-7]|-):(-?\d+):(\d+)$")
 _BY = re.compile(r"^([a-g][1-7]):(\d+)@(-?\d+)$")
 
 
 class NotationError(ValueError):
     """Text that is not a position; the message names the part at fault."""
-
-
-# --- printing --------------------------------------------------------------------------------
-
-
-def format_position(state: WormlordState) -> str:
-    if state.phase is Phase.NEW:
-        return NEW
-    rows = []
-    for r in range(SIZE - 1, -1, -1):
-        row = ""
-        for c in range(SIZE):
-            square = name(c, r)
-            knot = state.knot_at(square)
-            terrain = terrain_at(state.grid, square)
-            if knot is None:
-                row += terrain
-            else:
-                row += knot.colour.letter.upper() if terrain == "*" else knot.colour.letter
-        rows.append(row)
-    sides = ",".join(
-        f"{s.colour.letter}{'+'.join(map(str, s.seats))}:{s.supply}:{s.hq or '-'}:{s.next_at_ms}:{s.wins}"
-        for s in state.sides
-    )
-    fields = _fields(state)
-    extra = [f"{k}={v}" for k, v in fields.items() if v != _DEFAULTS[k]]
-    return " ".join(["/".join(rows), sides or "-", *extra])
-
-
-def _fields(state: WormlordState) -> dict[str, str]:
-    t = state.timing
-    by = ",".join(
-        f"{k.square}:{k.seat}@{k.at_ms}" for k in state.knots if (k.seat, k.at_ms) != (_first_seat(state, k), 0)
-    )
-    return {
-        "phase": state.phase.value, "round": str(state.round), "start": _opt(state.starts_at_ms),
-        "end": _opt(state.ends_at_ms), "ended": _opt(state.ended_at_ms), "by": by, "map": state.map_id,
-        "knot": str(t.knot_interval_ms), "untie": str(t.untie_ms), "countdown": str(t.countdown_ms),
-        "break": str(t.break_ms), "limit": _opt(t.round_ms),
-    }
-
-
-def _first_seat(state: WormlordState, knot: Knot) -> int:
-    side = next((s for s in state.sides if s.colour is knot.colour), None)
-    return side.seats[0] if side and side.seats else 0
-
-
-def _opt(value: int | None) -> str:
-    return "-" if value is None else str(value)
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -89,13 +37,13 @@ def parse(text: str) -> WormlordState:
         raise NotationError("a position is the board, the sides and optional key=value fields (or 'new')")
     grid, letters = _board(parts[0])
     sides = _sides(parts[1])
-    fields = dict(_DEFAULTS)
+    fields = dict(DEFAULTS)
     for token in parts[2:]:
         key, eq, value = token.partition("=")
         if not eq:
             raise NotationError(f"{token!r} is not a key=value field")
-        if key not in _DEFAULTS:
-            raise NotationError(f"unknown field {key!r} (known: {', '.join(_DEFAULTS)})")
+        if key not in DEFAULTS:
+            raise NotationError(f"unknown field {key!r} (known: {', '.join(DEFAULTS)})")
         fields[key] = value
     try:
         phase = Phase(fields["phase"])
@@ -119,7 +67,7 @@ def parse(text: str) -> WormlordState:
         colour = Colour.of_letter(letter)
         seat, at = placed.pop(square, (None, 0))
         knot = Knot(square, colour, 0, at)
-        knots.append(replace(knot, seat=seat if seat is not None else _first_seat(state, knot)))
+        knots.append(replace(knot, seat=seat if seat is not None else first_seat(state, knot)))
     if placed:
         raise NotationError(f"by: {', '.join(sorted(placed))} hold(s) no knot")
     return with_bases(replace(state, knots=tuple(knots)))
@@ -270,12 +218,3 @@ def _phase_problems(state: WormlordState) -> list[str]:
     if state.timing.round_ms is not None and state.phase is Phase.RUNNING and state.ends_at_ms is None:
         problems.append("a round under the time limit needs its end time")
     return problems
-
-
-def _state_repr(self: WormlordState) -> str:
-    return f"WormlordState({format_position(self)!r})"
-
-
-# A state prints as the notation it can be loaded from. Installed from here because this
-# module imports the state module (the package imports this one, so it is always in place).
-WormlordState.__repr__ = _state_repr  # type: ignore[method-assign]

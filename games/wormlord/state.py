@@ -7,6 +7,7 @@ import enum
 from dataclasses import dataclass, field
 
 from games.wormlord.board import Colour, terrain_at
+from games.wormlord.notation_write import format_position
 
 STRINGS = 15  # §1 Contents: 15 earthworms (strings) per colour
 OBJECTIVES_TO_WIN = 3  # §2: "The victory condition is to conquer three Objective spaces."
@@ -123,3 +124,7 @@ class WormlordState:
 
     def winner(self) -> Side | None:
         return next((s for s in self.sides if s.wins >= ROUNDS_TO_WIN), None)
+
+    def __repr__(self) -> str:
+        """The position as the notation it can be loaded from (``notation.parse``)."""
+        return f"WormlordState({format_position(self)!r})"

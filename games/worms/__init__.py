@@ -1,6 +1,6 @@
 """Worms: Evolved v2.1 — the flagship ruleset, a pure engine (no Django, clock or I/O).
 
-Modules by topic (imports go one way, down this list; tests/unit/games/test_no_import_cycles.py):
+Modules by topic (imports go one way, down this list; tests/unit/referee/test_layering.py):
 
 * ``board`` squares, directions; ``pieces`` the small parts of a position; ``blast_specs``
   what a blast is (specs, rings, the blasts that are no weapon's); ``items`` one entry per
@@ -23,6 +23,31 @@ Modules by topic (imports go one way, down this list; tests/unit/games/test_no_i
   ``bot`` / ``bot_shots`` (the ``bot`` deadline policy).
 """
 
+from games.worms import notation, orders
+from games.worms.commands import (
+    EndTurn,
+    Fire,
+    ModeratorCorrection,
+    MoveWorm,
+    SkipTurn,
+    StartGame,
+    StartTurn,
+    SubmitShoppingList,
+    SubmitTurn,
+    Surrender,
+    UseUtility,
+)
+from games.worms.notation import NotationError, format_position, validate
+from games.worms.notation import parse as parse_position
+from games.worms.orders import OrderError, parse_order
 from games.worms.rules import RULESET, RULESET_V2_1, WormsRuleset
 
-__all__ = ["RULESET", "RULESET_V2_1", "WormsRuleset"]
+__all__ = [
+    "RULESET", "RULESET_V2_1", "WormsRuleset",
+    # orders (JSON bodies through the API; the referee adds actor and at_ms)
+    "EndTurn", "Fire", "ModeratorCorrection", "MoveWorm", "SkipTurn", "StartGame", "StartTurn",
+    "SubmitShoppingList", "SubmitTurn", "Surrender", "UseUtility",
+    # positions and orders as text (docs/notation.md)
+    "NotationError", "OrderError", "format_position", "notation", "orders", "parse_order", "parse_position",
+    "validate",
+]

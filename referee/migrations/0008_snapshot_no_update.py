@@ -1,4 +1,4 @@
-"""On PostgreSQL, refuse UPDATE on snapshots (issue 15 item 7).
+"""On PostgreSQL, refuse UPDATE on snapshots.
 
 A plain UPDATE of a snapshot row once put a weapon in a team's inventory, and the next order
 played from it. Snapshots are now written once, like the events. DELETE and TRUNCATE stay

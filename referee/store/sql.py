@@ -1,4 +1,4 @@
-"""The event store's hot path in plain SQL on PostgreSQL (issue 16).
+"""The event store's hot path in plain SQL on PostgreSQL.
 
 Django's ORM costs more CPU per statement than PostgreSQL spends running it (query
 compilation, model instances), and its psycopg cursors bind parameters on the client and

@@ -1,5 +1,5 @@
 """Hostile and careless input gets a clear 4xx in problem+json, never a 500 and never an
-HTML page: what an outside tester sent (issue 15, item 10)."""
+HTML page: what an outside tester sent."""
 
 from __future__ import annotations
 

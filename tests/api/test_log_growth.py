@@ -1,4 +1,4 @@
-"""No input grows the append-only log at an attacker's will (issue 15, item 4): oversized
+"""No input grows the append-only log at an attacker's will: oversized
 orders are refused before the referee, refusals out of turn leave nothing, refusals in
 turn leave a compact record, and only so many."""
 

@@ -1,6 +1,6 @@
 """The answer to an order: what the player sees of the records it appended, numbered in the
 player's own sequence, and that sequence's length. It is built from the records in hand
-(issue 16); it must be what reading the log would have given, whoever wrote in between."""
+to save a read; it must be what reading the log would have given, whoever wrote in between."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 17 in a real browser, point by point: each test names the point it checks and
+"""A forum player's pages in a real browser, point by point: each test names the point it checks and
 saves screenshots at desktop (1366x900) and phone (390x844) sizes under test-artifacts/."""
 
 from __future__ import annotations
@@ -81,9 +81,9 @@ def _plain_step(view: dict, seat: int) -> tuple[str, str]:
 def _shots(page: Page, artifacts: Path, name: str) -> None:
     """The page at desktop size, then at phone size (the viewport is left at desktop)."""
     page.set_viewport_size(DESKTOP)
-    page.screenshot(path=str(artifacts / f"issue17-{name}-desktop.png"), full_page=True)
+    page.screenshot(path=str(artifacts / f"forum-player-{name}-desktop.png"), full_page=True)
     page.set_viewport_size(PHONE)
-    page.screenshot(path=str(artifacts / f"issue17-{name}-phone.png"), full_page=True)
+    page.screenshot(path=str(artifacts / f"forum-player-{name}-phone.png"), full_page=True)
     page.set_viewport_size(DESKTOP)
 
 
@@ -298,7 +298,7 @@ def test_7_the_phone_board_fills_the_width_with_tappable_squares_and_confirmatio
     page.locator('svg.board rect.sq[data-square="c3"]').scroll_into_view_if_needed()
     page.locator('svg.board rect.sq[data-square="c3"]').tap(force=True)
     expect(page.get_by_label("Or step to square")).to_have_value("c3")
-    page.screenshot(path=str(artifacts / "issue17-7-phone-board.png"), full_page=False)
+    page.screenshot(path=str(artifacts / "forum-player-7-phone-board.png"), full_page=False)
     asked: list[str] = []
     page.on("dialog", lambda d: (asked.append(d.message), d.dismiss()))
     page.locator("#end-turn").click()

@@ -1,5 +1,5 @@
 """The service's database role owns nothing: it reads and appends to the log but cannot
-change it, nor alter, disable or drop the append-only trigger (issue 15, item 8)."""
+change it, nor alter, disable or drop the append-only trigger."""
 
 from __future__ import annotations
 

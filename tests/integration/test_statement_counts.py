@@ -1,5 +1,5 @@
 """SQL statements per order, counted with ``CaptureQueriesContext`` (a count is stable, a
-time is not). Issue 16: an order costs at most 7 statements however long the game has run,
+time is not). An order costs at most 7 statements however long the game has run,
 because the referee reads the game and its position once and touches only pending due work;
 a deadline job (the expiry, the next turn's start and its notice) costs 11."""
 

@@ -1,4 +1,4 @@
-"""Issue 17, the server side: words instead of type names, moderators' reasons reaching
+"""A forum player's pages, the server side: words instead of type names, moderators' reasons reaching
 every player, the correction form, numbers players can share, the frozen forum picture,
 the lobby's checks, the offline API docs, the icon, the moderators' 403 page."""
 

@@ -1,25 +1,13 @@
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 
 from games.base import SeatInfo
 from games.registry import default_registry
 from referee.core import Referee
 from referee.store.memory import InMemoryEventStore
+from tests.fakes import FakeClock
 from tests.rulesets.pig import RULESET as PIG
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.UTC)
-
-    def __call__(self) -> dt.datetime:
-        return self.now
-
-    def advance(self, **kwargs: float) -> None:
-        self.now += dt.timedelta(**kwargs)
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
 """The feed numbers and reads one snapshot of the log: a record appended while a reader
-pages through it is not numbered as its predecessor and sent twice (issue 15, item 11)."""
+pages through it is not numbered as its predecessor and sent twice."""
 
 from __future__ import annotations
 

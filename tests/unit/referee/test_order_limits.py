@@ -1,5 +1,5 @@
 """Orders are bounded before the referee sees them: nothing a player sends can be big
-enough to grow the append-only log at will (issue 15, item 4)."""
+enough to grow the append-only log at will."""
 
 from __future__ import annotations
 

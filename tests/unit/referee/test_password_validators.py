@@ -1,4 +1,4 @@
-"""Issue 15 item 17: sign-up refuses weak passwords (Django's validators are configured)
+"""Sign-up refuses weak passwords (Django's validators are configured)
 and still takes a reasonable one, through the service, the API and the web page."""
 
 from __future__ import annotations

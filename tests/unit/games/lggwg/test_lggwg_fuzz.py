@@ -22,6 +22,7 @@ from games.lggwg.orders import KINDS
 from games.lggwg.state import LggwgState, Order
 from referee.core import Referee
 from referee.store.memory import InMemoryEventStore
+from tests.fakes import FakeClock
 
 
 def _random_order(rng: random.Random, state: LggwgState, seat: int) -> Order:
@@ -101,17 +102,8 @@ def test_the_bot_list_is_always_accepted() -> None:
                     break
 
 
-class _Clock:
-    def __init__(self) -> None:
-        self.now = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.UTC)
-
-    def __call__(self) -> dt.datetime:
-        self.now += dt.timedelta(seconds=1)
-        return self.now
-
-
 def test_a_whole_bot_game_through_the_referee_verifies() -> None:
-    referee = Referee(InMemoryEventStore(), Registry().register(RULESET), _Clock(), backoff=lambda attempt: None)
+    referee = Referee(InMemoryEventStore(), Registry().register(RULESET), FakeClock(tick=dt.timedelta(seconds=1)), backoff=lambda attempt: None)
     info = referee.create_game(ruleset="lggwg", settings={"map": "triangle", "max_turns": 6}, seed=SEED,
                                game_id="bot-game")  # the dice depend on the game id: fixed
     referee.start_game(info.id, [SeatInfo(1, "Ann"), SeatInfo(2, "Bob"), SeatInfo(3, "Cy")])

@@ -16,6 +16,7 @@ from games.lggwg.orders import parse_orders
 from games.lggwg.state import LggwgState
 from referee.core import Referee
 from referee.store.memory import InMemoryEventStore
+from tests.fakes import FakeClock
 
 SPLIT = "#12/#.5#.4#/#.5#.4#/#.5#.4#/#.5#.4#/#.5#.4#/#.5#.4#/#12"
 TEAMS = "R,B R=1:0:0:0:-:n,B=2:0:0:0:-:n"
@@ -82,17 +83,8 @@ def test_a_fight_out_of_sight_shows_only_the_scoreboard() -> None:
     assert all("seen_by" not in dump(d) for d in public if d)
 
 
-class _Clock:
-    def __init__(self) -> None:
-        self.now = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.UTC)
-
-    def __call__(self) -> dt.datetime:
-        self.now += dt.timedelta(seconds=1)
-        return self.now
-
-
 def _referee_game(red_orders: list[dict[str, str]]) -> Referee:
-    referee = Referee(InMemoryEventStore(), Registry().register(RULESET), _Clock(), backoff=lambda attempt: None)
+    referee = Referee(InMemoryEventStore(), Registry().register(RULESET), FakeClock(tick=dt.timedelta(seconds=1)), backoff=lambda attempt: None)
     referee.create_game(ruleset="lggwg", game_id="leak", settings={"map": "cross"}, seed="ab" * 32)
     referee.start_game("leak", [SeatInfo(n, f"p{n}") for n in (1, 2, 3, 4)])
     referee.handle("leak", command_type="SubmitOrders", payload={"orders": red_orders}, actor=Actor.player(1))

@@ -37,13 +37,13 @@ ROOT = Path(__file__).resolve().parents[4]
 if str(ROOT) not in sys.path:  # running this file as a script
     sys.path.insert(0, str(ROOT))
 
-from games.base import SCHEDULER, Actor, Command, Event, RuleViolation, SeatInfo, Viewer  # noqa: E402
+from games.base import Event, RuleViolation, SeatInfo, Viewer  # noqa: E402
 from games.dice import ForcedDice  # noqa: E402
 from games.parties import RULESET  # noqa: E402
 from games.parties.board import name, parse_square  # noqa: E402
-from games.parties.commands import Move, ResolveTick, SetAllyPolicy, StartTick  # noqa: E402
 from games.parties.events import BattleFought  # noqa: E402
 from games.parties.notation import format_position, parse, validate  # noqa: E402
+from games.parties.orders import parse_order  # noqa: E402
 from games.parties.state import PartiesState, tenths  # noqa: E402
 from tests.unit.games.catalogue import (  # noqa: E402
     CatalogueCase,
@@ -77,30 +77,6 @@ def load_cases() -> list[Case]:
     return load_toml_cases(CASES_DIR, Case)
 
 
-def command(state: PartiesState, text: str) -> Command:
-    at_ms: int | None = None
-    m = re.match(r"(.*?)\s+at (\d+)$", text)
-    if m:
-        text, at_ms = m.group(1), int(m.group(2))
-    actor = SCHEDULER
-    m = re.match(r"seat (\d+):\s*(.*)$", text)
-    if m:
-        actor, text = Actor.player(int(m.group(1))), m.group(2)
-    if text == "start":
-        return StartTick(tick=1, actor=actor, at_ms=at_ms or 0)
-    if text == "resolve":
-        return ResolveTick(tick=state.tick, actor=actor, at_ms=state.deadline_ms if at_ms is None else at_ms)
-    default_at = state.tick_start_ms + 1000 if at_ms is None else at_ms
-    m = re.match(r"(\d+) ally (\w+)$", text)
-    if m:
-        return SetAllyPolicy(policy=m.group(2), actor=Actor.player(int(m.group(1))), at_ms=default_at)
-    m = re.match(r"(\d+) (\S+)(?: tick (\d+))?$", text)
-    if m:
-        tick = int(m.group(3)) if m.group(3) else None
-        return Move(direction=m.group(2), tick=tick, actor=Actor.player(int(m.group(1))), at_ms=default_at)
-    raise AssertionError(f"unknown order {text!r}")
-
-
 def run(case: Case) -> Outcome:
     dice = ForcedDice(case.dice)
     if case.seats:
@@ -111,7 +87,7 @@ def run(case: Case) -> Outcome:
     else:
         outcome = Outcome(parse(case.position))
     for i, text in enumerate(case.orders):
-        order = command(outcome.state, text)
+        order = parse_order(text, outcome.state)
         try:
             events = RULESET.decide(outcome.state, order, dice)
         except RuleViolation as exc:

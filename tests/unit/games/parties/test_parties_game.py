@@ -4,7 +4,6 @@ those ticks at their deadline, the game ends by itself and its log verifies."""
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import random
 
@@ -13,17 +12,7 @@ from games.parties import RULESET
 from games.parties.bot import legal_moves, move_order
 from referee.core import Referee
 from referee.store.memory import InMemoryEventStore
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.UTC)
-
-    def __call__(self) -> dt.datetime:
-        return self.now
-
-    def advance(self, **kwargs: float) -> None:
-        self.now += dt.timedelta(**kwargs)
+from tests.fakes import FakeClock
 
 
 def test_eight_bots_play_a_whole_game_that_ends_by_itself_and_verifies() -> None:

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import random
 
-from wormlord_helpers import FakeClock, RandomDice, make_referee
+from wormlord_helpers import RandomDice, make_referee
 
 from games.base import Actor, RuleViolation, SeatInfo, Viewer, work_key_text
 from games.wormlord import RULESET, bot
 from referee.core import Referee
+from tests.fakes import FakeClock
 
 
 def _run_due_work(referee: Referee, game: str, clock: FakeClock) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from wormlord_helpers import FakeClock, make_referee, set_up
+from wormlord_helpers import make_referee, set_up
 
 from games.base import (
     MODERATOR_VIEW,
@@ -23,6 +23,7 @@ from games.wormlord.commands import Pass, Say, StartRound
 from games.wormlord.events import TeamSpoke
 from games.wormlord.maps import ALTERNATE, STANDARD, MapError, all_maps, find, load, parse_map
 from games.wormlord.notation import parse
+from tests.fakes import FakeClock
 
 TEAMS = "...2.../.#.b.#./.*.b.*./#..*..#/.*.a.*./.#.a.#./...1... a1+2:13:d3:6000:1,b3+4:13:-:9000:0 map=standard-2"
 

@@ -3,7 +3,6 @@ driver that plays random orders at random arrival times."""
 
 from __future__ import annotations
 
-import datetime as dt
 import random
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -24,6 +23,7 @@ from games.wormlord.commands import (
 from games.wormlord.state import WormlordState
 from referee.core import Referee
 from referee.store.memory import InMemoryEventStore
+from tests.fakes import FakeClock
 
 
 class RandomDice(Dice):
@@ -98,21 +98,6 @@ def _apply(played: Played, command: Command) -> None:
     played.events.extend(events)
     played.state = RULESET.fold(played.state, events)
     played.states.append(played.state)
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.UTC)
-
-    def __call__(self) -> dt.datetime:
-        return self.now
-
-    def advance(self, ms: int) -> None:
-        self.now += dt.timedelta(milliseconds=ms)
-
-    @property
-    def ms(self) -> int:
-        return int(self.now.timestamp() * 1000)
 
 
 def make_referee(clock: FakeClock) -> Referee:

@@ -1,4 +1,4 @@
-"""Leak tests (issue 5, §4, §7, §9, §11): two positions that differ only in one secret give
+"""Leak tests (§4, §7, §9, §11): two positions that differ only in one secret give
 every other seat, and the public, byte-identical views, events and refusals; the seat that
 holds the secret and the moderators see the difference."""
 

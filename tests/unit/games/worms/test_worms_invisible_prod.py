@@ -1,4 +1,4 @@
-"""Issue 15 item 13 (§11, W-R41): an invisible worm's prod does not place it. The others are
+"""§11, W-R41: an invisible worm's prod does not place it. The others are
 told a prod was fired, not by which worm nor where (a square or a direction would place it),
 and the turn's progress does not name the invisible shooter."""
 

@@ -15,22 +15,14 @@ from games.worms.movement import step_problem
 from games.worms.state import WormsState
 from referee.core import Referee
 from referee.store.memory import InMemoryEventStore
+from tests.fakes import FakeClock
 
 SEED = "5ec7" * 16
 GAME = "leak-test"
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = dt.datetime(2026, 11, 30, 12, 0, tzinfo=dt.UTC)
-
-    def __call__(self) -> dt.datetime:
-        self.now += dt.timedelta(seconds=1)
-        return self.now
-
-
 def new_referee() -> Referee:
-    return Referee(InMemoryEventStore(), default_registry(), Clock(), backoff=lambda attempt: None)
+    return Referee(InMemoryEventStore(), default_registry(), FakeClock(tick=dt.timedelta(seconds=1)), backoff=lambda attempt: None)
 
 
 def items(*pairs: tuple[str, int]) -> list[dict[str, Any]]:
