@@ -17,6 +17,7 @@ from games import lggwg, parties, wormlord, worms  # noqa: F401  (the states' re
 from games.lggwg import notation as lggwg_notation
 from games.lggwg.orders import parse_orders
 from games.parties import notation as parties_notation
+from games.parties.orders import parse_order as parties_order
 from games.wormlord import notation as wormlord_notation
 from games.wormlord.orders import parse_order as wormlord_order
 from games.worms import notation as worms_notation
@@ -50,7 +51,7 @@ NOTATIONS = {
     "wormlord": Notation(wormlord_notation.parse, wormlord_notation.format_position, wormlord_notation.validate,
                          wormlord_order, lambda _state, text: wormlord_order(text)),
     "parties": Notation(parties_notation.parse, parties_notation.format_position, parties_notation.validate,
-                        None, parties_casebook.command),
+                        None, lambda state, text: parties_order(text, state)),
 }
 NOTATION_DOCS = {"notation.md": "worms", "notation-lggwg.md": "lggwg", "notation-wormlord.md": "wormlord",
                  "notation-parties.md": "parties"}
