@@ -12,9 +12,10 @@ from games.base import Registry
 def default_registry() -> Registry:
     from games.lggwg import RULESET as LGGWG
     from games.lggwg import RULESET_V1 as LGGWG_V1
+    from games.lggwg import RULESET_V2 as LGGWG_V2
     from games.parties import RULESET as PARTIES
     from games.parties import RULESET_V1 as PARTIES_V1
     from games.wormlord import RULESET as WORMLORD
     from games.worms import RULESET as WORMS
 
-    return Registry().register(WORMS).register(LGGWG_V1).register(LGGWG).register(WORMLORD).register(PARTIES_V1).register(PARTIES)
+    return Registry().register(WORMS).register(LGGWG_V1).register(LGGWG_V2).register(LGGWG).register(WORMLORD).register(PARTIES_V1).register(PARTIES)
