@@ -12,6 +12,7 @@ from games.base import Registry
 def default_registry() -> Registry:
     from games.lggwg import RULESET as LGGWG
     from games.lggwg import RULESET_V1 as LGGWG_V1
+    from games.lggwg import RULESET_V2 as LGGWG_V2
     from games.parties import RULESET as PARTIES
     from games.parties import RULESET_V1 as PARTIES_V1
     from games.wormlord import RULESET as WORMLORD
@@ -20,6 +21,6 @@ def default_registry() -> Registry:
     from games.worms import RULESET_V2_1 as WORMS_V2_1
 
     registry = Registry()
-    for ruleset in (WORMS_V2_1, WORMS, LGGWG_V1, LGGWG, WORMLORD_V1, WORMLORD, PARTIES_V1, PARTIES):
+    for ruleset in (WORMS_V2_1, WORMS, LGGWG_V1, LGGWG_V2, LGGWG, WORMLORD_V1, WORMLORD, PARTIES_V1, PARTIES):
         registry = registry.register(ruleset)
     return registry

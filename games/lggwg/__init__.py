@@ -9,11 +9,12 @@ Commands (JSON bodies; the referee adds ``actor`` and ``at_ms``):
   kinds ``move`` (target a direction N NE E SE S SW W NW), ``fire`` (target a square, e.g.
   ``"e7"``), ``opp`` (opportunity fire, no target), ``oppmove`` (target a direction),
   ``mine`` (Miners, no target), ``hold`` (``unit`` may be empty), ``forfeit`` (no unit, last).
-  A team may send a new list until the last team's list is in.
+  A team may send a new list until the last team's list is in (at most 5 lists a turn
+  from version 3, L-R29).
 * ``ResolveAtDeadline`` (referee only): ``{"turn": 3, "missed": [2], "policy": "hold"|"bot"}``.
 
 Modules: ``board`` (squares, terrain, the line), ``units`` (the unit table), ``maps`` (map
-files), ``state``, ``commands``, ``events``, ``evolve``, ``orders`` (checks, order text),
+files), ``state``, ``commands``, ``events``, ``evolve``, ``orders`` (checks, order text), ``bounds`` (lists a turn),
 ``sight`` (line of sight, fog, memory), ``combat`` (shots), ``damage`` (hits, deaths,
 blasts, scores), ``movement`` (steps, mines, health packs), ``resolve``
 (§3 resolution), ``scoring`` (§7, the end), ``notation``, ``views``, ``bot``, ``rules``.
@@ -24,10 +25,10 @@ from games.lggwg.commands import ResolveAtDeadline, SubmitOrders
 from games.lggwg.notation import NotationError, format_position, validate
 from games.lggwg.notation import parse as parse_position
 from games.lggwg.orders import format_order, format_orders, parse_order, parse_orders
-from games.lggwg.rules import RULESET, RULESET_V1, LggwgRuleset
+from games.lggwg.rules import RULESET, RULESET_V1, RULESET_V2, LggwgRuleset
 
 __all__ = [
-    "RULESET", "RULESET_V1", "LggwgRuleset",
+    "RULESET", "RULESET_V1", "RULESET_V2", "LggwgRuleset",
     # orders (JSON bodies through the API; the referee adds actor and at_ms)
     "ResolveAtDeadline", "SubmitOrders",
     # positions and order lists as text (docs/notation-lggwg.md)

@@ -23,6 +23,7 @@ from games.base import (
 from games.dice import Dice
 from games.lggwg import bot, bot_v1
 from games.lggwg import events as ev
+from games.lggwg.bounds import CountedState, check_list, count
 from games.lggwg.commands import COMMAND_TYPES, ResolveAtDeadline, SubmitOrders
 from games.lggwg.evolve import apply
 from games.lggwg.maps import MAP_NAMES, MapError, load_map
@@ -40,16 +41,17 @@ DEFAULT_MAPS = {2: "duel", 3: "triangle", 4: "cross"}
 
 class LggwgRuleset(Ruleset):
     name: ClassVar[str] = "lggwg"
-    #: 2: the deadline bot never aims where its own team could be hit (L-R14). Version 1 games
-    #: keep version 1's bot, so their deadlines verify as they were played.
-    version: ClassVar[str] = "2"
+    #: 2: the deadline bot never aims where its own team could be hit (L-R14). 3: a team sends
+    #: at most 5 lists a turn (L-R29, ``games.lggwg.bounds``). Older games keep their
+    #: version's rules (``LggwgRulesetV2``, ``LggwgRulesetV1``), so they verify as played.
+    version: ClassVar[str] = "3"
     title: ClassVar[str] = "Little Green Guys With Guns"
     mode: ClassVar[TurnMode] = TurnMode.SIMULTANEOUS
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 4
     command_types: ClassVar[tuple[type[Command], ...]] = COMMAND_TYPES
     event_types: ClassVar[tuple[type[Event], ...]] = ev.EVENT_TYPES
-    state_type: ClassVar[type] = LggwgState
+    state_type: ClassVar[type] = CountedState
     settings_type: ClassVar[type] = Settings
     records_rejections: ClassVar[bool] = True
     deadline_policies: ClassVar[tuple[str, ...]] = ("hold", "bot")
@@ -74,7 +76,7 @@ class LggwgRuleset(Ruleset):
         return settings
 
     def initial_state(self) -> LggwgState:
-        return LggwgState()
+        return CountedState()
 
     def setup(self, settings: Any, seats: Sequence[SeatInfo], dice: Dice) -> tuple[Event, ...]:
         map_name = settings.map or DEFAULT_MAPS.get(len(seats), "")
@@ -116,6 +118,7 @@ class LggwgRuleset(Ruleset):
                 raise RuleViolation("§2", "Only a team in this game gives it orders.")
             if team.out:
                 raise RuleViolation("§2", "Your team is out of the game.")
+            self._within_bounds(state, team.seat)
             check_orders(state, team.seat, tuple(command.orders))
             self._submit(o, team.seat, tuple(command.orders))
         elif isinstance(command, ResolveAtDeadline):
@@ -137,6 +140,9 @@ class LggwgRuleset(Ruleset):
     def bot_orders(state: LggwgState, seat: int, dice: Dice) -> tuple[Order, ...]:
         return bot.bot_orders(state, seat, dice)
 
+    def _within_bounds(self, state: LggwgState, seat: int) -> None:
+        check_list(state, seat)
+
     def _submit(self, o: Outcome, seat: int, orders: tuple[Order, ...]) -> None:
         first = not o.state.team(seat).submitted
         o.emit(ev.OrdersSubmitted(o.state.turn, seat, orders))
@@ -147,7 +153,7 @@ class LggwgRuleset(Ruleset):
             end_of_turn(o)
 
     def evolve(self, state: LggwgState, event: Event) -> LggwgState:
-        return apply(state, event)
+        return count(apply(state, event), event)
 
     # --- scheduling ---------------------------------------------------------------------------
 
@@ -183,8 +189,28 @@ class LggwgRuleset(Ruleset):
 RULESET = LggwgRuleset()
 
 
-class LggwgRulesetV1(LggwgRuleset):
-    """Games begun before version 2: the same rules, with the first deadline bot."""
+class LggwgRulesetV2(LggwgRuleset):
+    """Games begun before version 3: a team may send any number of lists in a turn, and
+    the position has no counts (so the snapshots these games wrote still load)."""
+
+    version: ClassVar[str] = "2"
+    state_type: ClassVar[type] = LggwgState
+
+    def initial_state(self) -> LggwgState:
+        return LggwgState()
+
+    def evolve(self, state: LggwgState, event: Event) -> LggwgState:
+        return apply(state, event)
+
+    def _within_bounds(self, state: LggwgState, seat: int) -> None:
+        return None
+
+
+RULESET_V2 = LggwgRulesetV2()
+
+
+class LggwgRulesetV1(LggwgRulesetV2):
+    """Games begun before version 2: version 2's rules, with the first deadline bot."""
 
     version: ClassVar[str] = "1"
 

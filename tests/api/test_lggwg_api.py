@@ -133,6 +133,32 @@ def test_a_list_naming_another_teams_unit_is_refused_with_its_rule(bot_client):
     assert "B1" in refused.value.detail
 
 
+def test_a_team_resending_its_list_all_turn_adds_a_bounded_number_of_records(bot_client):
+    """A team may send a new list until the last one is in, and each list is a record and its
+    event. From version 3 a team sends at most 5 lists a turn (L-R29): the rest are refused,
+    and since the game no longer waits for that team, the refusals leave nothing (11 records:
+    5 orders, 5 secret lists and the public TeamSubmitted)."""
+    from referee.models import Event
+
+    gid, bots = seat_bots(bot_client, 2, {"map": "duel"})
+    before = Event.objects.filter(game_id=gid).count()
+    refused = []
+    for n in range(40):
+        try:
+            bots[0].client.order(gid, "SubmitOrders", {"orders": [{"kind": "hold", "unit": "", "target": ""}] * (1 + n % 3)})
+        except RefereeAPIError as error:
+            refused.append((error.status, error.problem.get("rule")))
+    assert Event.objects.filter(game_id=gid).count() - before == 11
+    assert refused == [(400, "L-R29")] * 35
+    mine = bots[0].client.state(gid)["position"]
+    assert mine["orders"] == {"1": ["-", "-"]}  # the fifth list stands
+    bots[1].step()  # the other team's list resolves the turn; a new turn counts again
+    assert bots[0].client.state(gid)["position"]["turn"] == 2
+    bots[0].client.order(gid, "SubmitOrders", {"orders": [{"kind": "hold", "unit": "", "target": ""}]})
+    verify = api_client(ModeratorFactory()).post(f"/api/games/{gid}/verify/")
+    assert verify.status_code == 200 and verify.json()["ok"], verify.json()
+
+
 class FakeStream(BaseHTTPRequestHandler):
     """A server-sent event stream with one record after a heartbeat, or none at all (404)."""
 

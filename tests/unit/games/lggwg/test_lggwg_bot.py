@@ -66,8 +66,8 @@ def test_version_1s_bot_shells_the_foe_beside_its_own_unit_as_it_always_did() ->
     assert state.unit("B3").hp == 5
 
 
-def test_new_games_get_version_2_and_old_games_keep_version_1() -> None:
+def test_new_games_get_the_latest_version_and_old_games_keep_version_1s_bot() -> None:
     registry = default_registry()
-    assert registry.get("lggwg").version == "2"
+    assert registry.get("lggwg") is RULESET
     assert registry.get("lggwg", "1") is RULESET_V1
-    assert type(registry.get("lggwg", "2")) is type(RULESET)
+    assert registry.get("lggwg", "2").bot_orders is RULESET.bot_orders  # the bot of version 2 and later

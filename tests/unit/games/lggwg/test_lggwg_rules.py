@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-import pytest
-from lggwg_helpers import started
+from dataclasses import fields
 
-from games.base import REFEREE, SCHEDULER, Actor, RuleViolation, Work
-from games.dice import ForcedDice, NoDice
-from games.lggwg import RULESET
+import pytest
+from lggwg_helpers import SEED, started
+
+from games.base import REFEREE, SCHEDULER, Actor, RuleViolation, SeatInfo, Work
+from games.dice import ForcedDice, NoDice, SeededDice
+from games.lggwg import RULESET, RULESET_V2
 from games.lggwg.commands import ResolveAtDeadline, SubmitOrders
 from games.lggwg.maps import MAP_NAMES, MapError, load_map, parse_map
 from games.lggwg.orders import format_orders, parse_orders
-from games.lggwg.state import Order, Settings
+from games.lggwg.state import LggwgState, Order, Settings
 from games.lggwg.units import UNITS
+from games.registry import default_registry
 
 
 def test_settings_have_defaults_and_refuse_unknown_keys_and_bad_values() -> None:
@@ -141,3 +144,48 @@ def test_result_ranks_by_score_and_shares_places() -> None:
     assert result.finished and result.winners == (2,)
     assert result.ranking == ((2,), (1, 3))
     assert result.score_of(1) == 10.0
+
+
+def _send(rules, state, seat: int, lists: range):  # noqa: ANN001, ANN202
+    """Seat ``seat`` sends one list per number in ``lists``, that many holds long."""
+    for n in lists:
+        command = SubmitOrders(actor=Actor.player(seat), orders=(Order("hold"),) * n)
+        state = rules.fold(state, rules.decide(state, command, NoDice()))
+    return state
+
+
+def test_version_3_refuses_a_sixth_list_in_one_turn_and_changes_nothing() -> None:
+    state = _send(RULESET, started(), 1, range(1, 6))
+    with pytest.raises(RuleViolation, match="sent its list 5 times in turn 1") as refused:
+        _send(RULESET, state, 1, range(6, 7))
+    assert refused.value.rule == "L-R29"
+    assert state.team(1).orders == (Order("hold"),) * 5  # the fifth stands
+    # the count is part of the position, so a snapshot taken now refuses the sixth as well
+    reloaded = RULESET.state_from_data(RULESET.state_to_data(state))
+    assert reloaded == state
+    with pytest.raises(RuleViolation, match="sent its list 5 times"):
+        _send(RULESET, reloaded, 1, range(6, 7))
+
+
+def test_the_deadline_bot_resolves_a_turn_whatever_the_other_team_sent_and_the_count_starts_again() -> None:
+    state = _send(RULESET, started(), 1, range(1, 6))
+    command = RULESET.deadline_command(state, (2,), "bot")
+    state = RULESET.fold(state, RULESET.decide(state, command, SeededDice(SEED, "bound", 2)))
+    assert state.turn == 2 and not state.team(1).submitted
+    state = _send(RULESET, state, 1, range(1, 6))
+    assert state.team(1).orders == (Order("hold"),) * 5
+
+
+def test_version_2_games_keep_their_unbounded_lists_and_their_position() -> None:
+    """L-R29 is version 3's: a version 2 game replays as it was played, and its position
+    keeps version 2's shape, so the snapshots it wrote still load and match."""
+    assert default_registry().get("lggwg") is RULESET and RULESET.version == "3"
+    assert default_registry().get("lggwg", "2") is RULESET_V2
+    settings = RULESET_V2.parse_settings({"map": "duel"})
+    infos = [SeatInfo(n, f"player {n}") for n in (1, 2)]
+    state = RULESET_V2.fold(RULESET_V2.initial_state(), RULESET_V2.setup(settings, infos, SeededDice(SEED, "v2", 1)))
+    state = _send(RULESET_V2, state, 1, range(1, 13))
+    assert type(state) is LggwgState and state.team(1).orders == (Order("hold"),) * 12
+    data = RULESET_V2.state_to_data(state)
+    assert set(data) == {f.name for f in fields(LggwgState)}
+    assert RULESET_V2.state_from_data(data) == state
