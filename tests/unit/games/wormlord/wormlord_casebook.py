@@ -7,7 +7,8 @@ Each case: ``id`` (WL3.2-1), ``name`` (reads as a rule), ``section`` (the rulebo
 numbered as in docs/rulings/wormlord.md), ``clause`` (quoted), either ``position``
 (docs/notation-wormlord.md) or ``seats`` (+ ``settings``: a game just set up), ``version``
 (the ruleset version it is played under, if not the latest), ``orders``
-(games/wormlord/orders.py: ``seat 1 at 7000: conquer d2``), and either ``reject`` (the rule
+(games/wormlord/orders.py: ``seat 1 at 7000: conquer d2``; ``15 × (order; order)`` gives the
+orders in brackets 15 times over, for the bounds on repeated orders), and either ``reject`` (the rule
 of the refusal of the last order, or of the set-up) with ``reason`` (parts of the message,
 joined by `` | ``), or ``expect`` (checks, below) and/or ``after`` (the position after).
 
@@ -81,6 +82,18 @@ def load_cases() -> list[Case]:
     return load_toml_cases(CASES_DIR, Case, tuples=("orders", "expect"))
 
 
+_REPEATED = re.compile(r"(\d+) × \((.*)\)")
+
+
+def expand(orders: Sequence[str]) -> list[str]:
+    """The orders one by one: ``3 × (a; b)`` is a, b, a, b, a, b."""
+    out: list[str] = []
+    for text in orders:
+        m = _REPEATED.fullmatch(text)
+        out += [o.strip() for o in m.group(2).split(";")] * int(m.group(1)) if m else [text]
+    return out
+
+
 def run(case: Case) -> Run:
     rules = case.rules
     if case.seats:
@@ -92,11 +105,12 @@ def run(case: Case) -> Run:
         result = Run(rules.fold(rules.initial_state(), events), list(events))
     else:
         result = Run(parse(case.position))
-    for i, text in enumerate(case.orders):
+    orders = expand(case.orders)
+    for i, text in enumerate(orders):
         try:
             events = rules.decide(result.state, parse_order(text), NoDice())
         except RuleViolation as exc:
-            if i != len(case.orders) - 1:
+            if i != len(orders) - 1:
                 raise AssertionError(f"order {i + 1} ({text!r}) was refused: {exc}") from exc
             result.rejection = exc
             break
