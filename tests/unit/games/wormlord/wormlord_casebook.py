@@ -40,7 +40,7 @@ from games.registry import default_registry  # noqa: E402
 from games.wormlord import RULESET, WormlordRuleset  # noqa: E402
 from games.wormlord.board import SQUARES, Colour  # noqa: E402
 from games.wormlord.notation import format_position, parse, validate  # noqa: E402
-from games.wormlord.orders import parse_order  # noqa: E402
+from games.wormlord.orders import expand, parse_order  # noqa: E402
 from games.wormlord.rounds import scores  # noqa: E402
 from games.wormlord.state import WormlordState  # noqa: E402
 from tests.unit.games.catalogue import (  # noqa: E402
@@ -80,18 +80,6 @@ class Run:
 
 def load_cases() -> list[Case]:
     return load_toml_cases(CASES_DIR, Case, tuples=("orders", "expect"))
-
-
-_REPEATED = re.compile(r"(\d+) × \((.*)\)")
-
-
-def expand(orders: Sequence[str]) -> list[str]:
-    """The orders one by one: ``3 × (a; b)`` is a, b, a, b, a, b."""
-    out: list[str] = []
-    for text in orders:
-        m = _REPEATED.fullmatch(text)
-        out += [o.strip() for o in m.group(2).split(";")] * int(m.group(1)) if m else [text]
-    return out
 
 
 def run(case: Case) -> Run:
