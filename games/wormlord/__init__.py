@@ -25,7 +25,8 @@ countdown_ms, break_ms (``games.wormlord.state.Settings``).
 
 Modules: ``board`` squares and colours; ``maps`` (and ``maps/*.txt``); ``state``;
 ``commands`` / ``events``; ``evolve``; ``checks`` / ``actions`` (§3, §5, §7.1);
-``rounds`` (§3.1, §6, §7.2 and the scheduled work); ``signup`` (settings, set-up);
+``rounds`` (§3.1, §6, §7.2 and the scheduled work); ``bounds`` (version 2: at most 30
+headquarters moves a colour and 100 ``Say`` a seat in a round, WL-R18); ``signup`` (settings, set-up);
 ``notation`` (docs/notation-wormlord.md); ``orders`` (orders as text); ``views``; ``bot``.
 Rulings: docs/rulings/wormlord.md; cases: docs/cases/wormlord.md.
 """

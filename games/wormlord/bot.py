@@ -11,6 +11,7 @@ from __future__ import annotations
 from games.base import Actor, Command
 from games.dice import Dice
 from games.wormlord.board import SQUARES, neighbours
+from games.wormlord.bounds import hq_moves_left
 from games.wormlord.commands import Conquer, Liberate, PlaceHeadquarters
 from games.wormlord.state import OBJECTIVES_TO_WIN, Phase, Side, WormlordState
 
@@ -56,12 +57,13 @@ def placements(state: WormlordState, side: Side) -> list[tuple[int, str]]:
 
 
 def _headquarters(state: WormlordState, side: Side, actor: Actor, at_ms: int) -> Command | None:
-    """Guard the own knot that touches the most Objectives (if it is not guarded already)."""
+    """Guard the own knot that touches the most Objectives (if it is not guarded already and
+    the colour has headquarters moves left this round, WL-R18)."""
     def value(square: str) -> int:
         return sum(1 for n in neighbours(square) if state.terrain(n) == "*")
 
     mine = [k.square for k in state.knots if k.colour is side.colour and state.terrain(k.square) == "."]
-    if not mine:
+    if not mine or hq_moves_left(state, side.colour) <= 0:
         return None
     target = max(mine, key=lambda sq: (value(sq), sq))
     if target == side.hq or value(target) == 0 or (side.hq is not None and value(side.hq) >= value(target)):

@@ -10,6 +10,8 @@
     referee: pass
 
 ``at`` is the arrival time in ms (what the referee stamps as ``at_ms``; 0 if left out).
+A case that needs many orders (a bound on repeated orders) writes ``15 × (order; order)``:
+the orders in brackets, 15 times over (``expand``).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from games.wormlord.commands import (
     StartRound,
 )
 
+_REPEATED = re.compile(r"(\d+) × \((.*)\)")
 _LINE = re.compile(r"^(?:seat (\d+)|(scheduler|referee|moderator))(?: at (-?\d+))?:\s*(.*)$")
 
 
@@ -68,6 +71,15 @@ def parse_order(text: str) -> Command:
         f"{text!r}: unknown order {body!r} (conquer SQ, liberate SQ COLOUR, hq SQ, lift hq, say TEXT, "
         "start round N, end round N, pass)"
     )
+
+
+def expand(texts: list[str] | tuple[str, ...]) -> list[str]:
+    """The orders one by one: ``3 × (a; b)`` is a, b, a, b, a, b."""
+    out: list[str] = []
+    for text in texts:
+        m = _REPEATED.fullmatch(text.strip())
+        out += [o.strip() for o in m.group(2).split(";")] * int(m.group(1)) if m else [text]
+    return out
 
 
 def format_order(command: Command) -> str:

@@ -21,7 +21,7 @@ from games.base import (
     Work,
 )
 from games.dice import Dice
-from games.wormlord import actions, maps, rounds, signup
+from games.wormlord import actions, bounds, maps, rounds, signup
 from games.wormlord import events as ev
 from games.wormlord.commands import (
     COMMAND_TYPES,
@@ -41,8 +41,10 @@ from games.wormlord.views import view as view_state
 
 class WormlordRuleset(Ruleset):
     name: ClassVar[str] = "wormlord"
-    #: 2: Musical Chairs has its impassable tiles (WL-R13). Version 1 games keep the map as
-    #: they were set up on it, so their set-up verifies.
+    #: 2: Musical Chairs has its impassable tiles (WL-R13), and a round bounds the
+    #: headquarters moves of a colour and the talk of a seat (WL-R18, ``games.wormlord.bounds``).
+    #: Version 1 games keep the map they were set up on and their unbounded orders
+    #: (``WormlordRulesetV1``), so they verify.
     version: ClassVar[str] = "2"
     #: earlier map drawings this version sets games up on (map id -> file in maps/)
     drawings: ClassVar[Mapping[str, str]] = maps.NO_DRAWINGS
@@ -52,7 +54,7 @@ class WormlordRuleset(Ruleset):
     max_seats: ClassVar[int] = 8
     command_types: ClassVar[tuple[type[Command], ...]] = COMMAND_TYPES
     event_types: ClassVar[tuple[type[Event], ...]] = ev.EVENT_TYPES
-    state_type: ClassVar[type] = WormlordState
+    state_type: ClassVar[type] = bounds.CountedState
     settings_type: ClassVar[type] = Settings
     #: A refusal is answered to the player at once and not kept: in a real-time game every
     #: early click would otherwise leave a record in the append-only log (WL-R16).
@@ -72,7 +74,7 @@ class WormlordRuleset(Ruleset):
         return signup.clock_settings(settings, turn_limit_seconds)
 
     def initial_state(self) -> WormlordState:
-        return WormlordState()
+        return bounds.CountedState()
 
     def setup(self, settings: Any, seats: Sequence[SeatInfo], dice: Dice) -> tuple[Event, ...]:
         return signup.setup(settings, seats, self.drawings)
@@ -86,11 +88,11 @@ class WormlordRuleset(Ruleset):
             case Liberate():
                 return actions.liberate(state, command)
             case PlaceHeadquarters():
-                return actions.place_headquarters(state, command)
+                return self._within_bounds(state, actions.place_headquarters(state, command))
             case LiftHeadquarters():
-                return actions.lift_headquarters(state, command)
+                return self._within_bounds(state, actions.lift_headquarters(state, command))
             case Say():
-                return actions.say(state, command)
+                return self._within_bounds(state, actions.say(state, command))
             case StartRound():
                 return rounds.start_round(state, command)
             case EndRound():
@@ -101,8 +103,18 @@ class WormlordRuleset(Ruleset):
                 return ()
         raise RuleViolation("order", f"{type(command).__name__} is not an order in Wormlord.")
 
+    def _within_bounds(self, state: WormlordState, events: tuple[Event, ...]) -> tuple[Event, ...]:
+        """An order the rules allow, refused if it would pass the round's bound (WL-R18): checked
+        after the order's own rules, so a wrong square is told as such."""
+        for event in events:
+            if isinstance(event, ev.HeadquartersPlaced | ev.HeadquartersLifted):
+                bounds.check_headquarters(state, event.colour)
+            elif isinstance(event, ev.TeamSpoke):
+                bounds.check_say(state, event.seat)
+        return events
+
     def evolve(self, state: WormlordState, event: Event) -> WormlordState:
-        return apply(state, event)
+        return bounds.count(apply(state, event), event)
 
     def to_act(self, state: WormlordState) -> frozenset[int]:
         """Real time: every seat may act while a round runs (counting down included)."""
@@ -143,11 +155,21 @@ RULESET = WormlordRuleset()
 
 
 class WormlordRulesetV1(WormlordRuleset):
-    """Games begun before version 2: the same rules, with Musical Chairs drawn without
-    impassable tiles."""
+    """Games begun before version 2: Musical Chairs drawn without impassable tiles, and a
+    colour may move its headquarters, and a seat talk, any number of times a round."""
 
     version: ClassVar[str] = "1"
     drawings: ClassVar[Mapping[str, str]] = maps.DRAWINGS_V1
+    state_type: ClassVar[type] = WormlordState
+
+    def initial_state(self) -> WormlordState:
+        return WormlordState()
+
+    def evolve(self, state: WormlordState, event: Event) -> WormlordState:
+        return apply(state, event)
+
+    def _within_bounds(self, state: WormlordState, events: tuple[Event, ...]) -> tuple[Event, ...]:
+        return events
 
 
 RULESET_V1 = WormlordRulesetV1()

@@ -158,3 +158,29 @@ def test_the_bot_rebuilds_the_position_from_a_seats_view(bot_client, now):
     assert wake_at(view, 1, T0_MS + 4000) == T0_MS + 5000  # pink's next knot
     assert order_of(Liberate(actor=Actor.player(2), at_ms=1, square="d2", owner="pink")) == (
         "Liberate", {"square": "d2", "owner": "pink"})
+
+
+def test_a_seat_moving_its_headquarters_all_round_adds_a_bounded_number_of_records(bot_client, now):
+    """Each accepted headquarters move is a command and its event; a seat sending them as
+    fast as it could once grew the log without limit. From version 2 a colour moves it at
+    most 30 times a round (WL-R18): 80 moves add 60 records, the rest are refused with the
+    rule and leave nothing, and the log verifies."""
+    from referee.models import Event
+
+    game, clients, _ = players(bot_client, ["Ann", "Bo"], knot_interval_ms=1000, countdown_ms=3000)
+    ann = clients[0]
+    for at, square in ((4000, "d2"), (5000, "d3")):
+        now.at(T0_MS + at)
+        ann.order(game, "Conquer", {"square": square})
+    before = Event.objects.filter(game_id=game).count()
+    refused = Counter()
+    for n in range(80):
+        try:
+            ann.order(game, "PlaceHeadquarters", {"square": "d2" if n % 2 else "d3"})
+        except RefereeAPIError as error:
+            refused[error.rule] += 1
+    assert Event.objects.filter(game_id=game).count() - before == 60
+    assert refused == {"WL-R18": 25, "§5": 25}  # §5: it already stands where the other half asks
+    assert next(s["hq"] for s in ann.state(game)["position"]["sides"] if s["colour"] == "pink") == "d2"
+    verify = api_client(ModeratorFactory()).post(f"/api/games/{game}/verify/")
+    assert verify.status_code == 200 and verify.json()["ok"], verify.json()

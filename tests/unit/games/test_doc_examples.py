@@ -19,6 +19,7 @@ from games.lggwg.orders import parse_orders
 from games.parties import notation as parties_notation
 from games.parties.orders import parse_order as parties_order
 from games.wormlord import notation as wormlord_notation
+from games.wormlord.orders import expand as expand_orders
 from games.wormlord.orders import parse_order as wormlord_order
 from games.worms import notation as worms_notation
 from games.worms.orders import parse_order as worms_order
@@ -49,7 +50,7 @@ NOTATIONS = {
     "lggwg": Notation(lggwg_notation.parse, lggwg_notation.format_position, lggwg_notation.validate,
                       parse_orders, lggwg_casebook.command),
     "wormlord": Notation(wormlord_notation.parse, wormlord_notation.format_position, wormlord_notation.validate,
-                         wormlord_order, lambda _state, text: wormlord_order(text)),
+                         wormlord_order, lambda _state, text: [wormlord_order(o) for o in expand_orders([text])]),
     "parties": Notation(parties_notation.parse, parties_notation.format_position, parties_notation.validate,
                         None, lambda state, text: parties_order(text, state)),
 }

@@ -7,7 +7,8 @@ Each case: ``id`` (WL3.2-1), ``name`` (reads as a rule), ``section`` (the rulebo
 numbered as in docs/rulings/wormlord.md), ``clause`` (quoted), either ``position``
 (docs/notation-wormlord.md) or ``seats`` (+ ``settings``: a game just set up), ``version``
 (the ruleset version it is played under, if not the latest), ``orders``
-(games/wormlord/orders.py: ``seat 1 at 7000: conquer d2``), and either ``reject`` (the rule
+(games/wormlord/orders.py: ``seat 1 at 7000: conquer d2``; ``15 × (order; order)`` gives the
+orders in brackets 15 times over, for the bounds on repeated orders), and either ``reject`` (the rule
 of the refusal of the last order, or of the set-up) with ``reason`` (parts of the message,
 joined by `` | ``), or ``expect`` (checks, below) and/or ``after`` (the position after).
 
@@ -39,7 +40,7 @@ from games.registry import default_registry  # noqa: E402
 from games.wormlord import RULESET, WormlordRuleset  # noqa: E402
 from games.wormlord.board import SQUARES, Colour  # noqa: E402
 from games.wormlord.notation import format_position, parse, validate  # noqa: E402
-from games.wormlord.orders import parse_order  # noqa: E402
+from games.wormlord.orders import expand, parse_order  # noqa: E402
 from games.wormlord.rounds import scores  # noqa: E402
 from games.wormlord.state import WormlordState  # noqa: E402
 from tests.unit.games.catalogue import (  # noqa: E402
@@ -92,11 +93,12 @@ def run(case: Case) -> Run:
         result = Run(rules.fold(rules.initial_state(), events), list(events))
     else:
         result = Run(parse(case.position))
-    for i, text in enumerate(case.orders):
+    orders = expand(case.orders)
+    for i, text in enumerate(orders):
         try:
             events = rules.decide(result.state, parse_order(text), NoDice())
         except RuleViolation as exc:
-            if i != len(case.orders) - 1:
+            if i != len(orders) - 1:
                 raise AssertionError(f"order {i + 1} ({text!r}) was refused: {exc}") from exc
             result.rejection = exc
             break
