@@ -5,7 +5,16 @@ from __future__ import annotations
 from openskill.models import PlackettLuce
 
 from games.base import TurnMode
-from referee.rating_model import BOTS, NEW, PLAYERS, PROVISIONAL_SIGMA, Skill, ladder_of, rate, shown
+from referee.rating_model import (
+    BOTS,
+    NEW,
+    PLAYERS,
+    PROVISIONAL_SIGMA,
+    Skill,
+    ladder_of,
+    rate,
+    shown,
+)
 
 
 def openskill_rate(teams: list[Skill], ranks: list[float]) -> list[tuple[float, float]]:
