@@ -2,7 +2,7 @@ from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from api.errors import api_not_found
-from api.views import audit, auth, lobby, play
+from api.views import audit, auth, lobby, play, ratings
 from api.views.live import GameStreamApi, async_entry
 
 urlpatterns = [
@@ -30,6 +30,8 @@ urlpatterns = [
     path("games/<str:game_id>/verify/", audit.GameVerifyApi.as_view(), name="game-verify"),
     path("games/<str:game_id>/corrections/", audit.GameCorrectionApi.as_view(), name="game-corrections"),
     path("games/<str:game_id>/dice/", audit.GameDiceApi.as_view(), name="game-dice"),
+    path("rulesets/<str:name>/ladder/", ratings.RulesetLadderApi.as_view(), name="ruleset-ladder"),
+    path("players/<str:username>/ratings/", ratings.PlayerRatingsApi.as_view(), name="player-ratings"),
     path("leagues/", lobby.LeagueListApi.as_view(), name="league-list"),
     path("leagues/<int:league_id>/queue/", lobby.LeagueQueueApi.as_view(), name="league-queue"),
     path("leagues/<int:league_id>/next-game/", lobby.LeagueNextGameApi.as_view(), name="league-next-game"),

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from frontend_templates.generic_board import scalar, words
 from frontend_templates.page import Page, Panel
 from games.base import Result
+from referee.ratings_selectors import change_text, game_rating_changes
 
 if TYPE_CHECKING:
     from frontend_templates.plugins import RulesetPages
@@ -148,7 +149,15 @@ def result_panel(page: Page, narrate: Callable[[Mapping[str, Any], Mapping[int, 
         "places": places if len(places) > 1 else [],
         "final_scores": [{"name": seat_name(names, s), "score": f"{v:g}"} for s, v in result.scores],
         "ending": [line for line in ending if line],
+        "rating_changes": rating_changes(page),
     })
+
+
+def rating_changes(page: Page) -> list[dict[str, str]]:
+    """Each rated seat's new rating and its change (+12 / −9), once the game is counted."""
+    changes = game_rating_changes(game_id=str(page.game.pk))
+    return [{"name": seat_name(page.names, seat), "after": f"{c['after']}{'?' if c['provisional'] else ''}",
+             "change": change_text(c["change"])} for seat, c in sorted(changes.items())]
 
 
 def forum_post(

@@ -1,6 +1,13 @@
 from django.urls import path
 
-from frontend_templates import views_account, views_export, views_game, views_lobby, views_replay
+from frontend_templates import (
+    views_account,
+    views_export,
+    views_game,
+    views_lobby,
+    views_ratings,
+    views_replay,
+)
 from frontend_templates.plugins import registered
 
 urlpatterns = [
@@ -20,6 +27,8 @@ urlpatterns = [
     path("games/<str:game_id>/forum/", views_export.forum, name="game-forum"),
     path("games/<str:game_id>/replay/", views_replay.replay, name="game-replay"),
     path("games/<str:game_id>/audit/", views_replay.audit, name="game-audit"),
+    path("rulesets/<str:name>/ladder/", views_ratings.ladder, name="ruleset-ladder"),
+    path("players/<str:username>/", views_ratings.player, name="player-ratings"),
 ]
 
 # Each registered page plug-in may add its own routes (its order forms post to them).

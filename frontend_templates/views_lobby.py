@@ -153,7 +153,7 @@ def create(request: HttpRequest) -> HttpResponse:
             game = services.game_create(
                 name=posted.get("name", ""), ruleset=rules.name, seats=players, settings=own,
                 turn_limit_seconds=amount * limits["size"], created_by=request.user,
-                is_private=posted.get("is_private") == "on",
+                is_private=posted.get("is_private") == "on", rated=posted.get("rated") == "on",
             )
         except (RefereeError, RuleViolation) as exc:
             context["error"] = getattr(exc, "message", str(exc))

@@ -182,6 +182,7 @@ class Referee:
         snapshot_every: int = 50,
         max_retries: int = 10,
         backoff: Callable[[int], None] | None = None,
+        on_game_end: Callable[[GameInfo, Ruleset, Any], None] | None = None,
     ) -> None:
         self.store = store
         self.registry = registry
@@ -191,6 +192,9 @@ class Referee:
         self.lost_races = 0  # appends that lost to another writer and were retried
         self.backoff = backoff or _jittered_sleep
         self.store_numberings = _NUMBERINGS
+        #: Told (game, rules, final state) in the unit of work that records a game's end by
+        #: an order: the ratings' projection (``referee.ratings.game_ended``).
+        self.on_game_end = on_game_end
 
     # --- games --------------------------------------------------------------------------
 
@@ -284,6 +288,8 @@ class Referee:
         if not outcome.replayed and rules.is_finished(outcome.state):
             self.store.update_game(game_id, status="finished")
             info = replace(info, status="finished")
+            if self.on_game_end is not None:
+                self.on_game_end(info, rules, outcome.state)
         return replace(outcome, game=info)
 
     def _append_decided(

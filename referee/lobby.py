@@ -245,7 +245,7 @@ def league_next_game(*, league_id: int, moderator: AbstractBaseUser) -> Game:
     number = Game.objects.filter(name__startswith=f"{league.name} #").count() + 1
     game = services.game_create(
         name=f"{league.name} #{number}", ruleset=league.ruleset, settings=league.game_settings,
-        created_by=moderator, turn_limit_seconds=league.turn_limit_seconds,
+        created_by=moderator, turn_limit_seconds=league.turn_limit_seconds, rated=True,
     )
     Game.objects.filter(pk=game.pk).update(max_seats=league.seats_per_game)
     game.refresh_from_db()

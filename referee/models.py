@@ -33,6 +33,8 @@ class Game(models.Model):
     private_log = models.BooleanField(default=False)
     #: Only its players, its creator and moderators know a private game exists.
     is_private = models.BooleanField(default=False)
+    #: Chosen at creation: a rated game's end changes its players' ratings (referee/ratings.py).
+    rated = models.BooleanField(default=False)
     #: Hours each turn may take before the referee takes it (the rulebook's 24-48).
     #: Seconds a seat has for its turn, within the ruleset's ``turn_limits``.
     turn_limit_seconds = models.PositiveIntegerField(default=36 * 3600)
@@ -271,3 +273,53 @@ class Invitation(models.Model):
     class Meta:
         ordering = ["created_at", "id"]
         constraints = [models.UniqueConstraint(fields=["game", "user"], name="invitation_unique")]
+
+
+class Rating(models.Model):
+    """A player's skill on one ladder of one ruleset (a projection of rated results, rebuilt
+    by ``manage.py ratings --rebuild``): the Weng-Lin (openskill) mean and deviation."""
+
+    user = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
+    ruleset = models.CharField(max_length=40)
+    ladder = models.CharField(max_length=20)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    games = models.PositiveIntegerField(default=0)
+    last_played_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "ruleset", "ladder"], name="rating_unique")]
+        indexes = [models.Index(fields=["ruleset", "ladder"], name="rating_ladder_idx")]
+
+
+class RatedGame(models.Model):
+    """A rated game that ended by the rules, in the order its end was counted (``id``: taken
+    under the lock of its players' rating rows, so two games sharing a player are numbered in
+    the order they were applied). ``standing`` is who finished where, from ``Ruleset.result``:
+    places best first, each a list of user ids. A voided game stays listed, with its reason,
+    and counts for nothing."""
+
+    id = models.BigAutoField(primary_key=True)
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="rated_result")
+    ruleset = models.CharField(max_length=40)
+    ladder = models.CharField(max_length=20)
+    standing = models.JSONField()
+    ended_at = models.DateTimeField()
+    voided_reason = models.TextField(blank=True, default="")
+
+
+class RatingChange(models.Model):
+    """What one rated game did to one player's rating (before and after)."""
+
+    rated_game = models.ForeignKey(RatedGame, on_delete=models.CASCADE, related_name="changes")
+    user = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    place = models.PositiveSmallIntegerField()
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+
+    class Meta:
+        ordering = ["rated_game_id", "user_id"]
+        constraints = [models.UniqueConstraint(fields=["rated_game", "user"], name="rating_change_unique")]
+        indexes = [models.Index(fields=["user", "rated_game"], name="rating_change_user_idx")]

@@ -35,7 +35,7 @@ def game_create(
     *, name: str, ruleset: str, version: str | None = None, settings: dict[str, Any] | None = None,
     created_by: AbstractBaseUser | None = None, private_log: bool = False, turn_limit_seconds: int | None = None,
     deadline_policy: str | None = None, vacation_policy: str = "pause", is_private: bool = False,
-    seats: int | None = None,
+    seats: int | None = None, rated: bool = False,
 ) -> Game:
     referee = referee_get()
     rules = referee.registry.get(ruleset, version)
@@ -56,6 +56,7 @@ def game_create(
     Game.objects.filter(pk=info.id).update(
         name=name.strip()[:120], created_by=created_by, max_seats=seats, is_private=is_private,
         turn_limit_seconds=limit, deadline_policy=policy, vacation_policy=vacation_policy,
+        rated=rated,
     )
     return Game.objects.get(pk=info.id)
 

@@ -48,7 +48,7 @@ def int_param(request: Request, name: str, default: int | None = None, *, low: i
 def game_summary(game: Game) -> dict[str, Any]:
     return {
         "id": str(game.pk), "name": game.name, "ruleset": game.ruleset, "ruleset_version": game.ruleset_version,
-        "status": game.status, "is_private": game.is_private, "max_seats": game.max_seats,
+        "status": game.status, "is_private": game.is_private, "rated": game.rated, "max_seats": game.max_seats,
         "seats": [{"number": s.number, "name": s.name} for s in game.seats.all()],
         "turn_limit_seconds": game.turn_limit_seconds, "turn_limit_hours": game.turn_limit_seconds / 3600,
         "turn_limit": game.turn_limit_text, "deadline_policy": game.deadline_policy,

@@ -24,6 +24,7 @@ class GameOutput(serializers.Serializer):
     ruleset_version = serializers.CharField()
     status = serializers.ChoiceField(choices=Game.Status.choices)
     is_private = serializers.BooleanField()
+    rated = serializers.BooleanField(help_text="whether the game's end counts for ratings (chosen at creation)")
     max_seats = serializers.IntegerField()
     seats = serializers.ListField(child=serializers.DictField())
     turn_limit_seconds = serializers.IntegerField(help_text="the turn limit, within the ruleset's bounds")
@@ -103,6 +104,9 @@ class GameListApi(APIView):
         deadline_policy = serializers.CharField(required=False, max_length=20)
         vacation_policy = serializers.ChoiceField(choices=["pause", "referee"], required=False, default="pause")
         is_private = serializers.BooleanField(required=False, default=False)
+        rated = serializers.BooleanField(
+            required=False, default=False,
+            help_text="a rated game's end changes its players' ratings (docs/ratings.md); casual by default")
         private_log = serializers.BooleanField(required=False, default=False)
 
     @extend_schema(
@@ -133,6 +137,7 @@ class GameListApi(APIView):
             created_by=request.user, turn_limit_seconds=_limit_seconds(d),
             deadline_policy=d.get("deadline_policy"), vacation_policy=d["vacation_policy"],
             is_private=d["is_private"], private_log=d["private_log"], seats=d.get("seats"),
+            rated=d["rated"],
         )
         return Response(game_summary(game), status=status.HTTP_201_CREATED)
 

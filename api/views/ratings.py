@@ -1,0 +1,64 @@
+"""Ratings: a ruleset's ladder and a player's ratings with their history (docs/ratings.md)."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api.views.common import int_param
+from referee import ratings_selectors
+
+
+class RatingFields(serializers.Serializer):
+    rating = serializers.IntegerField(help_text="the conservative estimate shown: 1000 + 20 * (mu - 3 * sigma)")
+    provisional = serializers.BooleanField(help_text="shown with '?' until enough rated games narrowed sigma")
+    games = serializers.IntegerField(help_text="rated games counted")
+    last_played_at = serializers.DateTimeField(allow_null=True)
+    mu = serializers.FloatField(help_text="the model's mean (openskill Plackett-Luce)")
+    sigma = serializers.FloatField(help_text="the model's deviation")
+
+
+class LadderEntry(RatingFields):
+    rank = serializers.IntegerField()
+    username = serializers.CharField()
+
+
+class RulesetLadderApi(APIView):
+    """A ruleset's ladder, best first, a page at a time."""
+
+    permission_classes = [AllowAny]
+
+    class OutputSerializer(serializers.Serializer):
+        ruleset = serializers.CharField()
+        ladder = serializers.CharField(help_text="'players', or 'bots' for rulesets played by bots")
+        page = serializers.IntegerField()
+        pages = serializers.IntegerField()
+        count = serializers.IntegerField()
+        results = LadderEntry(many=True)
+
+    @extend_schema(parameters=[OpenApiParameter("page", int, description="1, 2, ... (50 a page)")],
+                   responses=OutputSerializer)
+    def get(self, request: Request, name: str) -> Response:
+        page = int_param(request, "page", 1, low=1, high=10**6)
+        return Response(ratings_selectors.ladder_get(ruleset=name[:40], page=page))
+
+
+class PlayerRatingsApi(APIView):
+    """A player's rating on each ruleset's ladder, with its history game by game."""
+
+    permission_classes = [AllowAny]
+
+    class OutputSerializer(serializers.Serializer):
+        username = serializers.CharField()
+        ratings = serializers.ListField(
+            child=serializers.DictField(),
+            help_text="per ruleset and ladder: the rating fields and 'history', a list of "
+                      "{game, ended_at, place, rating, change} oldest first")
+
+    @extend_schema(responses=OutputSerializer)
+    def get(self, request: Request, username: str) -> Response:
+        return Response(ratings_selectors.player_ratings_get(username=username[:150]))

@@ -1,0 +1,123 @@
+"""Ratings, the reads: ladders, a player's ratings and their history, ratings beside names,
+and what a game's end did to each seat's rating. Every number shown is ``rating_model.shown``
+of the stored mean and deviation; nothing here writes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db.models import F
+
+from games.base import RuleViolation
+from referee.errors import InvalidSetting, RefereeError
+from referee.models import RatedGame, Rating, RatingChange, Seat
+from referee.rating_model import PLAYERS, Skill, ladder_of, shown
+from referee.rulesets import get_registry
+
+PAGE_SIZE = 50
+
+
+class NotFound(RefereeError):
+    code = "not_found"
+    status = 404
+
+
+def ladder_for(ruleset: str) -> str:
+    """The ladder a ruleset's games are rated on (bots have their own)."""
+    try:
+        return ladder_of(get_registry().get(ruleset))
+    except RuleViolation as exc:
+        raise NotFound(exc.message) from None
+
+
+def _entry(row: Rating) -> dict[str, Any]:
+    skill = Skill(row.mu, row.sigma)
+    return {
+        "rating": skill.shown, "provisional": skill.provisional, "games": row.games,
+        "last_played_at": row.last_played_at.isoformat() if row.last_played_at else None,
+        "mu": row.mu, "sigma": row.sigma,
+    }
+
+
+def ladder_get(*, ruleset: str, page: int = 1, page_size: int = PAGE_SIZE) -> dict[str, Any]:
+    """One page of a ruleset's ladder, best first: by the conservative estimate, then by
+    name (the order is total, so pages neither repeat nor skip anyone)."""
+    ladder = ladder_for(ruleset)
+    if page < 1:
+        raise InvalidSetting("'page' starts at 1.")
+    rows = (Rating.objects.filter(ruleset=ruleset, ladder=ladder).select_related("user")
+            .annotate(estimate=F("mu") - 3 * F("sigma")).order_by("-estimate", "user__username"))
+    count = rows.count()
+    start = (page - 1) * page_size
+    results = [
+        {"rank": start + i, "username": r.user.get_username(), **_entry(r)}
+        for i, r in enumerate(rows[start:start + page_size], start=1)
+    ]
+    return {"ruleset": ruleset, "ladder": ladder, "page": page, "pages": max(1, -(-count // page_size)),
+            "count": count, "results": results}
+
+
+def player_ratings_get(*, username: str) -> dict[str, Any]:
+    """A player's rating on each ladder they are on, with its history game by game."""
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        raise NotFound(f"There is no player called {username!r}.")
+    history: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    changes = (RatingChange.objects.filter(user=user).select_related("rated_game")
+               .order_by("rated_game_id"))
+    for c in changes:
+        g = c.rated_game
+        history.setdefault((g.ruleset, g.ladder), []).append({
+            "game": str(g.game_id), "ended_at": g.ended_at.isoformat(), "place": c.place,
+            "rating": shown(c.mu_after, c.sigma_after),
+            "change": shown(c.mu_after, c.sigma_after) - shown(c.mu_before, c.sigma_before),
+        })
+    ratings = [
+        {"ruleset": r.ruleset, "ladder": r.ladder, **_entry(r), "history": history.get((r.ruleset, r.ladder), [])}
+        for r in Rating.objects.filter(user=user).order_by("ruleset", "ladder")
+    ]
+    return {"username": user.get_username(), "ratings": ratings}
+
+
+def ratings_beside(*, ruleset: str, user_ids: Iterable[int | None]) -> dict[int, dict[str, Any]]:
+    """The ratings to show beside these players' names in a game of ``ruleset``."""
+    ids = {u for u in user_ids if u is not None}
+    if not ids:
+        return {}
+    try:
+        ladder = ladder_of(get_registry().get(ruleset))
+    except RuleViolation:
+        ladder = PLAYERS
+    return {
+        r.user_id: {"rating": Skill(r.mu, r.sigma).shown, "provisional": Skill(r.mu, r.sigma).provisional}
+        for r in Rating.objects.filter(ruleset=ruleset, ladder=ladder, user_id__in=ids)
+    }
+
+
+def rating_label(entry: dict[str, Any] | None) -> str:
+    """"1042", or "1042?" while provisional; "" for a player not rated yet."""
+    if not entry:
+        return ""
+    return f"{entry['rating']}{'?' if entry['provisional'] else ''}"
+
+
+def game_rating_changes(*, game_id: str) -> dict[int, dict[str, Any]]:
+    """Per seat number: the rating before and after this game and the change, once a rated
+    game has been counted (nothing for a casual, unfinished or voided game)."""
+    rated = RatedGame.objects.filter(game_id=game_id, voided_reason="").first()
+    if rated is None:
+        return {}
+    seats = dict(Seat.objects.filter(game_id=game_id, user__isnull=False).values_list("user_id", "number"))
+    out = {}
+    for c in rated.changes.all():
+        before, after = shown(c.mu_before, c.sigma_before), shown(c.mu_after, c.sigma_after)
+        if c.user_id in seats:
+            out[seats[c.user_id]] = {"before": before, "after": after, "change": after - before,
+                                     "provisional": Skill(c.mu_after, c.sigma_after).provisional}
+    return out
+
+
+def change_text(change: int) -> str:
+    return f"+{change}" if change > 0 else f"\u2212{-change}" if change < 0 else "\u00b10"

@@ -1,0 +1,167 @@
+"""Ratings as a projection of rated results: counted once when a game ends, rebuilt the
+same bit for bit, a voided game taken back, casual games ignored, concurrent ends."""
+
+from __future__ import annotations
+
+import random
+import threading
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+
+from referee import ratings, ratings_admin, services
+from referee.errors import GameNotActive, SeatError
+from referee.models import Event, Game, RatedGame, Rating, RatingChange, Seat
+from referee.rating_model import rate
+from tests.factories import GameFactory, ModeratorFactory, SeatFactory, UserFactory
+
+pytestmark = [pytest.mark.postgres]
+
+
+def new_game(users, *, rated: bool = True) -> tuple[Game, list[Seat]]:
+    game = GameFactory(settings={"target": 1}, rated=rated, seats=len(users))
+    seats = [SeatFactory(game=game, user=u) for u in users]
+    services.game_start(game=game)
+    services.game_run_pending(game_id=str(game.pk))
+    return game, seats
+
+
+def acting(game: Game, seats: list[Seat]) -> tuple[Seat, object]:
+    state, _ = services.referee_get().current(str(game.pk))
+    return next(s for s in seats if s.number == state.order[state.to_move]), state
+
+
+def to_the_brink(game: Game, seats: list[Seat]) -> Seat:
+    """Roll until the acting seat has points in hand: its Hold then wins (target 1)."""
+    for _ in range(200):
+        seat, state = acting(game, seats)
+        if state.turn_total > 0:
+            return seat
+        services.command_handle(game_id=str(game.pk), user=seat.user, command_type="Roll", payload={})
+        services.game_run_pending(game_id=str(game.pk))
+    raise AssertionError("no points in 200 rolls")
+
+
+def play_out(game: Game, seats: list[Seat]) -> None:
+    seat = to_the_brink(game, seats)
+    services.command_handle(game_id=str(game.pk), user=seat.user, command_type="Hold", payload={})
+
+
+@pytest.mark.django_db
+def test_a_rated_game_changes_its_players_ratings_as_the_model_says():
+    alice, bob = UserFactory(), UserFactory()
+    game, seats = new_game([alice, bob])
+    play_out(game, seats)
+    rated = RatedGame.objects.get(game=game)
+    assert rated.ruleset == "pig" and rated.ladder == "players" and len(rated.standing) == 2
+    winner, loser = rated.standing[0][0], rated.standing[1][0]
+    expected = rate([[winner], [loser]], {})
+    for user in (winner, loser):
+        row = Rating.objects.get(user_id=user, ruleset="pig")
+        assert (row.mu, row.sigma, row.games) == (expected[user].mu, expected[user].sigma, 1)
+    assert RatingChange.objects.filter(rated_game=rated).count() == 2
+
+
+@pytest.mark.django_db
+def test_a_casual_game_changes_nothing():
+    game, seats = new_game([UserFactory(), UserFactory()], rated=False)
+    play_out(game, seats)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert not RatedGame.objects.exists() and not Rating.objects.exists()
+
+
+@pytest.mark.django_db
+def test_incremental_ratings_equal_the_rebuild_from_the_logs_after_hundreds_of_games():
+    players = [UserFactory() for _ in range(10)]
+    pick = random.Random(7)
+    for _ in range(200):
+        game, seats = new_game(pick.sample(players, pick.choice([2, 3, 4])))
+        play_out(game, seats)
+    counted = ratings.ratings_snapshot()
+    changes = list(RatingChange.objects.order_by("rated_game_id", "user_id").values_list(
+        "rated_game_id", "user_id", "mu_after", "sigma_after"))
+    assert sum(games for _, _, games in counted.values()) == RatingChange.objects.count()
+    assert ratings_admin.ratings_rebuild_from_logs() == 200
+    assert ratings.ratings_snapshot() == counted  # floats compared exactly
+    assert list(RatingChange.objects.order_by("rated_game_id", "user_id").values_list(
+        "rated_game_id", "user_id", "mu_after", "sigma_after")) == changes
+
+
+@pytest.mark.django_db
+def test_the_rebuild_command_reports_no_change_after_counting():
+    game, seats = new_game([UserFactory(), UserFactory(), UserFactory()])
+    play_out(game, seats)
+    call_command("ratings", "--rebuild", "--check")
+
+
+@pytest.mark.django_db
+def test_a_voided_game_takes_its_points_back_and_says_why_in_its_log():
+    alice, bob, carol = UserFactory(), UserFactory(), UserFactory()
+    first, first_seats = new_game([alice, bob])
+    play_out(first, first_seats)
+    before = ratings.ratings_snapshot()
+    voided, voided_seats = new_game([alice, bob, carol])
+    play_out(voided, voided_seats)
+    later, later_seats = new_game([alice, carol])
+    play_out(later, later_seats)
+    assert ratings.ratings_snapshot() != before
+
+    moderator = ModeratorFactory()
+    ratings_admin.game_void(game_id=str(voided.pk), moderator=moderator, reason="Collusion found by a report.")
+    notice = Event.objects.filter(game=voided, type="GameVoided").get()
+    assert notice.kind == "notice" and notice.payload["reason"] == "Collusion found by a report."
+    assert notice.audience_kind == "everyone"
+
+    # As if the voided game had never been played: the first and the later game, in order.
+    ladder = {k: v for k, v in ratings.ratings_snapshot().items()}
+    standings = [RatedGame.objects.get(game=g).standing for g in (first, later)]
+    skills: dict = {}
+    for standing in standings:
+        skills.update(rate(standing, skills))
+    assert {u: (mu, sigma) for (u, _, _), (mu, sigma, _) in ladder.items()} == {
+        u: (s.mu, s.sigma) for u, s in skills.items()}
+    assert ladder[(carol.pk, "pig", "players")][2] == 1
+    assert not RatingChange.objects.filter(rated_game__game=voided).exists()
+    assert services.referee_get().verify(str(voided.pk)).ok
+
+
+@pytest.mark.django_db
+def test_only_a_moderator_voids_and_only_a_finished_game():
+    game, seats = new_game([UserFactory(), UserFactory()])
+    with pytest.raises(SeatError):
+        ratings_admin.game_void(game_id=str(game.pk), moderator=seats[0].user, reason="no")
+    with pytest.raises(GameNotActive):
+        ratings_admin.game_void(game_id=str(game.pk), moderator=ModeratorFactory(), reason="not over")
+    assert not Event.objects.filter(game=game, type="GameVoided").exists()
+
+
+def test_two_games_ending_at_the_same_moment_are_each_counted_once(committed):
+    shared, left, right = UserFactory(), UserFactory(), UserFactory()
+    games = [new_game([shared, left]), new_game([shared, right])]
+    brink = [(game, to_the_brink(game, seats)) for game, seats in games]
+    barrier = threading.Barrier(2)
+    errors: list[BaseException] = []
+
+    def end(game: Game, seat: Seat) -> None:
+        try:
+            barrier.wait()
+            services.command_handle(game_id=str(game.pk), user=seat.user, command_type="Hold", payload={})
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=end, args=pair) for pair in brink]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    ids = sorted(RatedGame.objects.filter(game__in=[g for g, _ in games]).values_list("id", flat=True))
+    assert len(ids) == 2
+    assert Rating.objects.get(user=shared, ruleset="pig").games == 2
+    counted = ratings.ratings_snapshot()
+    ratings_admin.ratings_rebuild_from_logs()
+    assert ratings.ratings_snapshot() == counted
