@@ -116,6 +116,19 @@ EVERYONE = Audience(AudienceKind.EVERYONE)
 MODERATORS_ONLY = Audience(AudienceKind.MODERATORS)
 
 
+def narrowest(first: Audience, second: Audience) -> Audience:
+    """Who is in both audiences. Moderators see everything, so "moderators only" is the
+    set of no seats: one form, so that what a viewer is shown of a record it may not
+    read cannot depend on which of the two it was."""
+    if first.kind is AudienceKind.EVERYONE:
+        return second if second.kind is not AudienceKind.MODERATORS else Audience.group(())
+    if second.kind is AudienceKind.EVERYONE:
+        return narrowest(second, first)
+    if AudienceKind.MODERATORS in (first.kind, second.kind):
+        return Audience.group(())
+    return Audience.group(first.seats & second.seats)
+
+
 class ViewerKind(enum.StrEnum):
     PUBLIC = "public"
     SEAT = "seat"
@@ -362,6 +375,44 @@ class Ruleset(ABC):
 
     def event_audience(self, event: Event) -> Audience:
         return event.audience()
+
+    def event_reach(self, event: Event) -> Audience:
+        """Who sees ``event`` in full: its audience, less anyone ``view_event`` blanks part
+        of it for. Seats outside its audience cannot be named here, so a public event
+        blanked for the public reaches no seat (the order's own seat is added back by
+        ``order_audience``)."""
+        audience = self.event_audience(event)
+        whole = self.event_to_data(event)
+        if audience.kind is AudienceKind.EVERYONE:
+            return EVERYONE if self.view_event(event, PUBLIC) == whole else Audience.group(())
+        if audience.kind is AudienceKind.MODERATORS:
+            return Audience.group(())
+        return Audience.group(s for s in audience.seats if self.view_event(event, Viewer.for_seat(s)) == whole)
+
+    def order_audience(
+        self, order: str, fields: Mapping[str, Any], actor: Actor, events: Sequence[Event]
+    ) -> Audience:
+        """Who may read an order in full (``fields``: what it says, without its actor and
+        time); everyone else learns only that an order was given, and by whom.
+
+        An order is its seat's: a player's own, or the referee's turn played for a seat
+        (a deadline bot decides from what that seat knows). Beyond that seat, no one reads
+        an order who does not see every one of its events in full: a referee's or a
+        moderator's order says what its events say, and it must not tell more than the
+        narrowest of them. An order that says nothing but its kind (a turn's start, a
+        tick) is public unless a player gave it. Override to narrow further an order
+        whose fields carry a secret its events do not show."""
+        own = Audience.group(() if actor.seat is None else (actor.seat,))
+        if actor.kind is ActorKind.PLAYER:
+            return own
+        if not fields:
+            return EVERYONE
+        reach = EVERYONE
+        for event in events:
+            reach = narrowest(reach, self.event_reach(event))
+        if reach.kind is AudienceKind.EVERYONE:
+            return reach
+        return Audience.group(reach.seats | own.seats)
 
     def view_event(self, event: Event, viewer: Viewer) -> dict[str, Any] | None:
         """What ``viewer`` sees of one event, or None. Override to redact public events

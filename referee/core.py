@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import Any
 
 from games.base import (
+    EVERYONE,
     MODERATOR_VIEW,
     SCHEDULER,
     Actor,
@@ -348,7 +349,7 @@ class Referee:
                         self.backoff(_attempt)
                         continue
                 raise
-            records = [*preface, self._command_record(command_type, payload, actor, idempotency_key, dice)]
+            records = [*preface, self._command_record(rules, command_type, payload, actor, idempotency_key, dice, events)]
             records += [self._event_record(rules, e, len(preface)) for e in events]
             new_state = rules.fold(state, events)
             head = last + len(records)
@@ -372,13 +373,16 @@ class Referee:
         raise ConcurrencyError("The game is busy; the order could not be placed. Try again.", game=info.id)
 
     def _command_record(
-        self, command_type: str, payload: dict[str, Any], actor: Actor, key: str | None, dice: Dice
+        self, rules: Ruleset, command_type: str, payload: dict[str, Any], actor: Actor, key: str | None, dice: Dice,
+        events: Sequence[Event],
     ) -> NewRecord:
-        private = actor.kind is ActorKind.PLAYER
+        # Settings and seats, which the game's page shows anyway; any other order is read
+        # in full only by those the ruleset's visibility lets see all it did.
+        audience = EVERYONE if command_type == SETUP else rules.order_audience(
+            command_type, _unstamped(rules, command_type, payload), actor, events)
         return NewRecord(
             kind=RecordKind.COMMAND, type=command_type, payload=payload,
-            audience_kind="seats" if private else "everyone",
-            audience_seats=_seats(actor.seat) if private else (),
+            audience_kind=str(audience.kind), audience_seats=tuple(sorted(audience.seats)),
             actor_kind=str(actor.kind), actor_seat=actor.seat,
             idempotency_key=key, draws=tuple(d.to_data() for d in dice.draws),
         )

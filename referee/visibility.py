@@ -35,8 +35,10 @@ def item_for(rules: Ruleset, viewer: Viewer, r: StoredRecord, decode: Decode) ->
     elif may_see_record(viewer, r):
         payload = r.payload
     elif r.kind is RecordKind.COMMAND:
-        # Others learn that a seat gave an order, not what it said, nor what kind of order:
-        # its events tell them what they may know.
+        # Others learn that an order was given and by whom (a seat, the referee, a
+        # moderator), not what it said, nor what kind of order: its events tell them what
+        # they may know. Who reads it in full was settled when it was recorded
+        # (``Ruleset.order_audience``).
         payload, redacted = {}, True
     else:
         payload = None

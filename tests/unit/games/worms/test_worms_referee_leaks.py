@@ -1,6 +1,8 @@
 """Leak tests through the referee core (in-memory store, no database): two games with the
 same id and seed that differ only in one secret give every other seat, and the public,
-byte-identical feeds and views; refusals stay private to the seat that gave the order."""
+byte-identical feeds and views; refusals stay private to the seat that gave the order.
+Orders the referee gives for a seat (a deadline's or a vacation's turn) and moderators'
+corrections are compared over every read path (``tests.read_paths``)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,16 @@ import datetime as dt
 import json
 from typing import Any
 
-from games.base import MODERATOR_VIEW, PUBLIC, Actor, RuleViolation, SeatInfo, Viewer
+from games.base import (
+    MODERATOR,
+    MODERATOR_VIEW,
+    PUBLIC,
+    Actor,
+    ActorKind,
+    RuleViolation,
+    SeatInfo,
+    Viewer,
+)
 from games.registry import default_registry
 from games.worms.board import name, orthogonal_neighbours
 from games.worms.movement import step_problem
@@ -16,6 +27,7 @@ from games.worms.state import WormsState
 from referee.core import Referee
 from referee.store.memory import InMemoryEventStore
 from tests.fakes import FakeClock
+from tests.read_paths import differing, every_read
 
 SEED = "5ec7" * 16
 GAME = "leak-test"
@@ -173,3 +185,66 @@ def test_a_crate_holding_a_sheep_or_a_bazooka_through_the_referee() -> None:
     for viewer in (Viewer.for_seat(1), Viewer.for_seat(2), PUBLIC):
         assert shown(sheep, viewer) == shown(bazooka, viewer)
     assert shown(sheep, MODERATOR_VIEW) != shown(bazooka, MODERATOR_VIEW)
+
+
+# --- orders not given by a player ----------------------------------------------------------------
+
+INVISIBLE = {1: items(("invisibility", 1), ("bazooka", 2)), 2: items(("invisibility", 1), ("bazooka", 2))}
+
+
+def _hidden_worm_and_two_squares() -> tuple[int, int, str, tuple[str, str]]:
+    """The acting seat, the other, a worm of the acting seat with two plain steps, and them."""
+    probe = started(INVISIBLE)
+    state, seat, other = acting(probe)
+    worm = next(w.id for w in state.worms_of(seat) if len(_safe(state, w.id)) >= 2)
+    return seat, other, worm, _two_steps(state, worm)
+
+
+def _same_to_others(games: list[Referee], seat: int, other: int) -> None:
+    a, b = games
+    for viewer in (Viewer.for_seat(other), PUBLIC):
+        assert differing(every_read(a, GAME, viewer), every_read(b, GAME, viewer)) == []
+    # the secret is there: its owner and the moderators tell the two games apart
+    assert differing(every_read(a, GAME, Viewer.for_seat(seat)), every_read(b, GAME, Viewer.for_seat(seat)))
+    assert differing(every_read(a, GAME, MODERATOR_VIEW), every_read(b, GAME, MODERATOR_VIEW))
+
+
+def test_the_turn_the_referee_plays_for_a_seat_hides_its_invisible_worms_path() -> None:
+    """A deadline's bot turn and a vacation's turn are both the referee's ``SubmitTurn`` for
+    the seat (``referee.scheduling``): the walk of an invisible worm stays the team's."""
+    seat, other, worm, squares = _hidden_worm_and_two_squares()
+    games = []
+    for square in squares:
+        referee = started(INVISIBLE)
+        assert order(referee, seat, "UseUtility", {"worm": worm, "utility": "invisibility"}) is None
+        referee.handle(GAME, command_type="SubmitTurn", actor=Actor(ActorKind.REFEREE, seat),
+                       payload={"steps": [{"worm": worm, "path": [square]}, {}]})
+        games.append(referee)
+    _same_to_others(games, seat, other)
+    mine = games[0].feed(GAME, Viewer.for_seat(seat))
+    assert any(i["type"] == "SubmitTurn" and i["payload"]["steps"][0]["path"] == [squares[0]] for i in mine)
+
+
+def test_a_moderator_moving_an_invisible_worm_does_not_tell_the_others_where() -> None:
+    seat, other, worm, squares = _hidden_worm_and_two_squares()
+    games = []
+    for square in squares:
+        referee = started(INVISIBLE)
+        assert order(referee, seat, "UseUtility", {"worm": worm, "utility": "invisibility"}) is None
+        end_and_start_next(referee, seat)
+        referee.handle(GAME, command_type="ModeratorCorrection", actor=MODERATOR,
+                       payload={"action": "move_worm", "worm": worm, "square": square})
+        games.append(referee)
+    _same_to_others(games, seat, other)
+    theirs = games[0].feed(GAME, Viewer.for_seat(other))[-1]
+    assert (theirs["type"], theirs["payload"], theirs["actor"]["kind"]) == ("Order", {}, "moderator")
+
+
+def test_ammunition_a_moderator_returns_is_told_to_its_seat_alone() -> None:
+    games = []
+    for count in (1, 3):
+        referee = started({1: items(("bazooka", 2)), 2: items(("bazooka", 2))})
+        referee.handle(GAME, command_type="ModeratorCorrection", actor=MODERATOR,
+                       payload={"action": "return_ammo", "seat": 1, "item": "bazooka", "count": count})
+        games.append(referee)
+    _same_to_others(games, 1, 2)
