@@ -48,7 +48,9 @@ def _user(name: str):
 
 
 def _player(browser, server: str, username: str, viewport: dict) -> Page:
-    context = browser.new_context(viewport=viewport)
+    # a phone as a phone's browser lays it out: the layout viewport widens to the widest content
+    phone = {"is_mobile": True, "has_touch": True} if viewport is PHONE else {}
+    context = browser.new_context(viewport=viewport, **phone)
     page = context.new_page()
     page.on("dialog", lambda dialog: dialog.accept())  # "End your turn now?", "Surrender?": yes
     page.goto(server + "/accounts/login/")
@@ -59,7 +61,8 @@ def _player(browser, server: str, username: str, viewport: dict) -> Page:
     return page
 
 
-def _join(page: Page, team: str, team_weapon: str) -> None:
+def _join(page: Page, team: str, team_weapon: str, viewport: dict) -> None:
+    _no_wider_than_the_phone(page, viewport)  # the shop's table scrolls in its own box, not the page past the screen
     page.get_by_label("Team name").fill(team)
     page.get_by_label(team_weapon).check()
     page.get_by_label("Bazooka", exact=True).fill("1")
@@ -92,11 +95,20 @@ def _step(page: Page, other: Page) -> None:
     assert _same_document(other), "the other page was reloaded to follow the game"
 
 
-def _fits(page: Page, viewport: dict) -> None:
+def _no_wider_than_the_phone(page: Page, viewport: dict) -> None:
     if viewport is not PHONE:
         return
     width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE["width"] + 10, f"the page is {width}px wide on a 390px phone"
+    wide = page.evaluate("""() => [...document.querySelectorAll("body *")]
+        .filter(e => e.getBoundingClientRect().right > 400 && !e.closest(".table-scroll, .board-wrap"))
+        .slice(0, 5).map(e => e.tagName + "." + e.className)""")
+    assert width <= PHONE["width"] + 10, f"the page is {width}px wide on a 390px phone: {wide}"
+
+
+def _fits(page: Page, viewport: dict) -> None:
+    if viewport is not PHONE:
+        return
+    _no_wider_than_the_phone(page, viewport)
     for name in ("Replay", "Forum post"):
         box = page.get_by_role("navigation", name="This game").get_by_role("link", name=name).bounding_box()
         assert box and box["height"] >= 24, f"the {name!r} link is {box and box['height']}px tall"
@@ -123,14 +135,14 @@ def test_two_people_play_worms_from_the_pages_to_the_end(server, browser, artifa
     expect(ann.get_by_role("heading", name=f"Join {name}")).to_be_visible()
     game = Game.objects.get(name=name)
     assert game.turn_limit_seconds == HOURS * 3600
-    _join(ann, "Ann", "Mad Cow (x2)")
+    _join(ann, "Ann", "Mad Cow (x2)", viewport)
 
     # Ben finds it in the lobby, where the ruleset is named by its title
     ben.get_by_role("link", name="Lobby", exact=True).click()
     row = ben.locator("tr", has=ben.get_by_role("link", name=f"Join {name}"))
     expect(row).to_contain_text("Worms: Evolved v2.1")
     ben.get_by_role("link", name=f"Join {name}").click()
-    _join(ben, "Ben", "Minigun")
+    _join(ben, "Ben", "Minigun", viewport)
 
     # both pages: the board, whose turn it is, the clock the game was opened with
     for page in (ann, ben):
