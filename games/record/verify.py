@@ -120,6 +120,9 @@ def verify_record(data: Mapping[str, Any], registry: Registry | None = None) -> 
         registry = default_registry()
     game, dice = data["game"], data["dice"]
     records: Sequence[Mapping[str, Any]] = data["records"]
+    if not (isinstance(game, Mapping) and isinstance(dice, Mapping) and isinstance(records, list)
+            and {"id", "ruleset", "ruleset_version"} <= set(game)):
+        raise RecordFileError("The record's header is incomplete (game id, ruleset and version, dice, records).")
     report = Report(records=len(records))
     try:
         rules = registry.get(str(game["ruleset"]), str(game["ruleset_version"]))
