@@ -4,6 +4,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from api.errors import api_not_found
 from api.views import audit, auth, lobby, play, ratings
 from api.views.live import GameStreamApi, async_entry
+from api.views.records import GameRecordApi
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
@@ -30,6 +31,7 @@ urlpatterns = [
     path("games/<str:game_id>/verify/", audit.GameVerifyApi.as_view(), name="game-verify"),
     path("games/<str:game_id>/corrections/", audit.GameCorrectionApi.as_view(), name="game-corrections"),
     path("games/<str:game_id>/dice/", audit.GameDiceApi.as_view(), name="game-dice"),
+    path("games/<str:game_id>/record/", GameRecordApi.as_view(), name="game-record-file"),
     path("rulesets/<str:name>/ladder/", ratings.RulesetLadderApi.as_view(), name="ruleset-ladder"),
     path("players/<str:username>/ratings/", ratings.PlayerRatingsApi.as_view(), name="player-ratings"),
     path("leagues/", lobby.LeagueListApi.as_view(), name="league-list"),

@@ -162,3 +162,10 @@ def public_numbers_get(*, game_id: str, viewer: Viewer) -> dict[int, int]:
         if real in shown:
             out[number] = public.number_of(real) or 0
     return out
+
+
+def game_record_get(*, game: Game, viewer: Viewer) -> dict[str, Any]:
+    """The game's record as one file, as ``viewer`` may have it (``referee.records``)."""
+    from referee.records import record_file
+
+    return record_file(referee_get(), str(game.pk), viewer, name=game.name)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.errors import ConcurrencyError
-from referee.store.hashing import GENESIS, record_hash
+from referee.store.hashing import GENESIS, hash_body, record_hash
 
 
 class TransactionSpoilt(ConcurrencyError):
@@ -91,39 +91,13 @@ class StoredRecord:
         return audience_of(self)
 
     def hash_body(self) -> dict[str, Any]:
-        if self.record_version >= 2:
-            return self._hash_body_v2()
-        return {
-            "game": self.game_id,
-            "seq": self.seq,
-            "kind": str(self.kind),
-            "type": self.type,
-            "schema_version": self.schema_version,
-            "payload": self.payload,
-            "audience": [self.audience_kind, self.audience_seat],
-            "actor": [self.actor_kind, self.actor_seat],
-            "idempotency_key": self.idempotency_key,
-            "cause_seq": self.cause_seq,
-            "draws": list(self.draws),
-            "created_at": self.created_at.isoformat(),
-        }
-
-    def _hash_body_v2(self) -> dict[str, Any]:
-        return {
-            "record_version": self.record_version,
-            "game": self.game_id,
-            "seq": self.seq,
-            "kind": str(self.kind),
-            "type": self.type,
-            "schema_version": self.schema_version,
-            "payload": self.payload,
-            "audience": [self.audience_kind, list(self.audience_seats)],
-            "actor": [self.actor_kind, self.actor_seat],
-            "idempotency_key": self.idempotency_key,
-            "cause_seq": self.cause_seq,
-            "draws": list(self.draws),
-            "created_at": self.created_at.isoformat(),
-        }
+        return hash_body(
+            record_version=self.record_version, game=self.game_id, seq=self.seq, kind=str(self.kind), type=self.type,
+            schema_version=self.schema_version, payload=self.payload, audience_kind=self.audience_kind,
+            audience_seat=self.audience_seat, audience_seats=self.audience_seats, actor_kind=self.actor_kind,
+            actor_seat=self.actor_seat, idempotency_key=self.idempotency_key, cause_seq=self.cause_seq,
+            draws=self.draws, created_at=self.created_at.isoformat(),
+        )
 
     def computed_hash(self) -> str:
         return record_hash(self.prev_hash, self.hash_body())
