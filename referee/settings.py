@@ -270,6 +270,5 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = REFEREE_LOG_FORMAT != "json"
 #: Where every web and worker process writes its metrics, added up by /metrics/; exported,
 #: since prometheus_client and the processes this one starts read it from the environment.
 PROMETHEUS_MULTIPROC_DIR = os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", str(VAR_DIR / "metrics"))
-Path(PROMETHEUS_MULTIPROC_DIR).mkdir(parents=True, exist_ok=True)
 #: /metrics/ answers only ``Authorization: Bearer <this>``; unset, there is no /metrics/ (404).
 REFEREE_METRICS_TOKEN = os.environ.get("REFEREE_METRICS_TOKEN", "")
