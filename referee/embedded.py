@@ -67,6 +67,7 @@ def child_environment(*, base: Mapping[str, str], host: str, port: int, var_dir:
     """The environment of the three processes: debug off unless REFEREE_DEBUG=1, and the public
     address (links in forum posts and e-mails) the one actually served unless REFEREE_BASE_URL says."""
     env = dict(base)
+    env.setdefault("REFEREE_LOG_FORMAT", "text")  # a person reads these lines, not a log collector
     debug = env.get("REFEREE_DEBUG", "0") == "1"
     env["DJANGO_DEBUG"] = "1" if debug else "0"
     if not env.get("DJANGO_SECRET_KEY"):

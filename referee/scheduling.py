@@ -19,7 +19,7 @@ from django.conf import settings
 from django.db import transaction
 
 from games.base import REFEREE, Actor, ActorKind, Ruleset, RuleViolation, work_key_text
-from referee import clock, live, notifications, nudges
+from referee import clock, live, metrics, notifications, nudges
 from referee.celery import app as celery_app
 from referee.core import Outcome, Position, Referee
 from referee.due_rows import DueRows
@@ -367,6 +367,7 @@ def _execute(row: DueWork, unit: _Unit, now: dt.datetime) -> str:
         result = f"refused: {exc}"
         unit.position = None  # the refused step may have appended a notice: read the position afresh
     unit.rows.close(row, DueWork.Status.DONE, now, result)
+    metrics.due_work_ran(kind=row.kind, due_at=row.due_at, now=now, result=result)
     if row.kind in (DueWork.Kind.NOTIFY, DueWork.Kind.REMIND):
         return result  # an e-mail changes no position: the game's other rows stand as they are
     unit.tell_live_readers()
@@ -461,6 +462,7 @@ def sweep(*, now: dt.datetime | None = None, limit: int = 10_000, batch: int | N
                         unit.rows.flush()
                 except Exception:
                     log.exception("due work of game %s failed; it is left for the next sweep", game.pk)
+                    metrics.job_retried("sweep", "failed")
                     failed.add(game.pk)
     return ran
 

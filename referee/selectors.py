@@ -9,6 +9,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 
 from games.base import MODERATOR_VIEW, PUBLIC, Ruleset, Viewer
+from referee import logs
 from referee.core import Position, VerifyReport
 from referee.instance import referee_get
 from referee.models import DueWork, Game, Seat
@@ -46,6 +47,7 @@ def viewer_for(*, game_id: str, user: AbstractBaseUser | None, as_moderator: boo
     if user is not None and user.is_authenticated and as_moderator and user.is_staff:
         return MODERATOR_VIEW
     seat = seat_get(game_id=game_id, user=user)
+    logs.bind(game_id=str(game_id), seat=seat.number if seat is not None else None)  # for this request's log lines
     return Viewer.for_seat(seat.number) if seat is not None else PUBLIC
 
 

@@ -4,6 +4,7 @@ work is handed to Celery with ``transaction.on_commit``."""
 from __future__ import annotations
 
 import datetime as dt
+import time
 import uuid
 from collections.abc import Mapping
 from typing import Any
@@ -14,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from games.base import MODERATOR, MODERATOR_VIEW, Actor, Ruleset, RuleViolation, SeatInfo, Viewer
-from referee import clock, limits, scheduling, selectors
+from referee import clock, limits, logs, metrics, scheduling, selectors
 from referee.core import Outcome, VerifyReport
 from referee.errors import (
     ConcurrencyError,
@@ -115,6 +116,7 @@ def command_handle(
     """Place one order. A refused order raises RuleViolation after its transaction has
     committed, so the private record of the refusal (where the ruleset keeps one) stays."""
     limits.order_check(command_type, payload)  # before anything is read or written
+    started = time.perf_counter()
     refusal: RuleViolation | None = None
     with transaction.atomic():
         if as_moderator:
@@ -125,6 +127,7 @@ def command_handle(
         else:
             number, game = _locked_seat(game_id, user)
             actor = Actor.player(number)
+            logs.bind(game_id=str(game.pk), seat=number)
         if game.paused_at is not None and not as_moderator:
             raise GameNotActive("A moderator has paused this game; orders wait until it resumes.")
         if expected_seq is not None:
@@ -146,6 +149,8 @@ def command_handle(
         else:
             if not outcome.replayed:
                 _after_append(game, outcome)
+    metrics.order_placed(ruleset=game.ruleset, started=started, refused_by=refusal.rule if refusal else None,
+                         replayed=refusal is None and outcome.replayed)
     if refusal is not None:
         raise refusal
     return outcome
@@ -237,6 +242,7 @@ def game_verify(*, game_id: str, freeze: bool = True) -> VerifyReport:
         if freeze and log_problems:
             first = min(log_problems, key=lambda p: p.seq)
             referee.store.update_game(game_id, frozen_reason=f"verification failed at {first}")
+    metrics.verified(checks=[p.check for p in report.problems], froze=freeze and bool(log_problems))
     return report
 
 

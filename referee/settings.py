@@ -8,6 +8,9 @@ comes from the environment (see docker-compose.yml and docs/architecture.md):
     DJANGO_DEBUG           1/0, default 1
     CACHE_URL              redis://... : the shared cache (throttle counters) in Redis; default
                            a file-based cache under var/cache that every local process shares
+    REFEREE_LOG_FORMAT     json | text: log lines (default json when DJANGO_DEBUG=0; make run: text)
+    REFEREE_METRICS_TOKEN  the bearer token /metrics/ asks for; unset: no /metrics/ (404)
+    PROMETHEUS_MULTIPROC_DIR  where every process writes its metrics, default <var>/metrics
     REFEREE_SERVER         "asgi" when served by referee/asgi.py (it sets it): no persistent
                            database connections, since each ASGI request runs in its own thread
     EMAIL_URL-like settings are not used: EMAIL_BACKEND defaults to the console backend.
@@ -24,6 +27,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 from referee.embedded import public_address
+from referee.logs import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("REFEREE_VAR_DIR", BASE_DIR / "var"))
@@ -63,6 +67,7 @@ INSTALLED_APPS = [
 FRONTEND_DEFAULT_RULESET = "worms"
 
 MIDDLEWARE = [
+    "referee.logs.RequestContextMiddleware",  # first: every later line of the request carries its id
     "api.middleware.RejectNulMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Static files (the offline API docs' assets, the admin's) from the web process itself:
@@ -253,9 +258,17 @@ SPECTACULAR_SETTINGS = {
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-}
+# --- Logs and metrics (referee/logs.py, referee/metrics.py) -------------------------------------
+#: "json": one JSON object a line (request id, game, seat in each), the default with debug
+#: off; "text" for a person at a terminal (``make run`` sets it, as does debug on).
+REFEREE_LOG_FORMAT = os.environ.get("REFEREE_LOG_FORMAT") or ("text" if DEBUG else "json")
+if REFEREE_LOG_FORMAT not in ("json", "text"):
+    raise ImproperlyConfigured("REFEREE_LOG_FORMAT is either json or text")
+LOGGING = logging_config(log_format=REFEREE_LOG_FORMAT, level=os.environ.get("LOG_LEVEL", "INFO"))
+# Celery would otherwise replace the root logger's handler with its own plain format.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = REFEREE_LOG_FORMAT != "json"
+#: Where every web and worker process writes its metrics, added up by /metrics/; exported,
+#: since prometheus_client and the processes this one starts read it from the environment.
+PROMETHEUS_MULTIPROC_DIR = os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", str(VAR_DIR / "metrics"))
+#: /metrics/ answers only ``Authorization: Bearer <this>``; unset, there is no /metrics/ (404).
+REFEREE_METRICS_TOKEN = os.environ.get("REFEREE_METRICS_TOKEN", "")

@@ -9,15 +9,16 @@ import logging
 
 from celery import shared_task
 
-from referee import scheduling
+from referee import logs, scheduling
 
 log = logging.getLogger(__name__)
 
 
 @shared_task(name="referee.run_due_work", acks_late=True, reject_on_worker_lost=True)
 def run_due_work(game_id: str, key: str, kind: str = "") -> str:
-    result = scheduling.due_work_run(game_id=game_id, key=key, kind=kind)
-    log.info("due work %s/%s: %s", game_id, key, result)
+    with logs.context(game_id=str(game_id)):
+        result = scheduling.due_work_run(game_id=game_id, key=key, kind=kind)
+        log.info("due work %s/%s: %s", game_id, key, result)
     return result
 
 

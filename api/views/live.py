@@ -29,7 +29,7 @@ from rest_framework.views import APIView
 
 from api.views.common import game_for, int_param, viewer
 from games.base import Viewer
-from referee import live, selectors
+from referee import live, metrics, selectors
 from referee.fanout import sse_bytes
 
 
@@ -71,6 +71,7 @@ def async_entry(view_cls: type[APIView]) -> Callable[..., Any]:
         # Counted in after the view's read: what committed since is in the hub's next read,
         # which the first wait below asks for when this viewer's class is new to the hub.
         hub.watch(game_id, who)
+        metrics.reader_opened(metrics.LONG_POLL)
         try:
             while (left := deadline - time.monotonic()) > 0:
                 entries = await hub.next_entries(game_id, who, after, left)
@@ -88,6 +89,7 @@ def async_entry(view_cls: type[APIView]) -> Callable[..., Any]:
                 return response
             return response
         finally:
+            metrics.reader_closed(metrics.LONG_POLL)
             hub.unwatch(game_id, who)
 
     view.cls = view_cls  # type: ignore[attr-defined]  # drf-spectacular documents the DRF view
@@ -166,6 +168,7 @@ async def _stream_async(request: Request, game_id: str, who: Viewer, after: int,
     read = in_db_thread(request._request, selectors.game_events_list)
     hub = live.hub()
     hub.watch(game_id, who)  # before the first read: what commits after it comes through the hub
+    metrics.reader_opened(metrics.STREAM)
     try:
         yield b"retry: 3000\n\n"
         for item in await read(game_id=game_id, viewer=who, after=after):
@@ -186,10 +189,16 @@ async def _stream_async(request: Request, game_id: str, who: Viewer, after: int,
                 after = entry.seq
                 yield entry.sse
     finally:
+        metrics.reader_closed(metrics.STREAM)
         hub.unwatch(game_id, who)
 
 
 def _stream_sync(game_id: str, who: Viewer, after: int, beat: float) -> Iterator[bytes]:
+    with metrics.reading(metrics.STREAM):
+        yield from _stream_sync_records(game_id, who, after, beat)
+
+
+def _stream_sync_records(game_id: str, who: Viewer, after: int, beat: float) -> Iterator[bytes]:
     yield b"retry: 3000\n\n"
     while True:
         for item in selectors.game_events_list(game_id=game_id, viewer=who, after=after):

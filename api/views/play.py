@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import contextlib
 import time
 import uuid
 
@@ -14,7 +15,7 @@ from api.idempotency import idempotency_key, idempotent
 from api.views.common import game_for, int_param, viewer
 from api.views.live import LiveApiView
 from games.base import RuleViolation, Viewer
-from referee import live, replay, selectors, services
+from referee import live, metrics, replay, selectors, services
 from referee.errors import SeatError
 from referee.models import Game
 
@@ -89,9 +90,10 @@ class GameEventsApi(LiveApiView):
             response.live_wait = (wait, pk, who, after, limit)  # type: ignore[attr-defined]
             return response
         deadline = time.monotonic() + wait
-        while not events and time.monotonic() < deadline:  # WSGI: this thread waits
-            live.wait_blocking(pk, min(1.0, deadline - time.monotonic()))
-            events = selectors.game_events_list(game_id=pk, viewer=who, after=after)
+        with metrics.reading(metrics.LONG_POLL) if not events and wait else contextlib.nullcontext():
+            while not events and time.monotonic() < deadline:  # WSGI: this thread waits
+                live.wait_blocking(pk, min(1.0, deadline - time.monotonic()))
+                events = selectors.game_events_list(game_id=pk, viewer=who, after=after)
         page = events[:limit]
         return Response({
             "events": page,

@@ -10,6 +10,7 @@ a plain "not found", not the URLconf); see referee/embedded.py for the supervisi
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import sys
 import time
@@ -49,6 +50,9 @@ class Command(BaseCommand):
         call_command("migrate", interactive=False, verbosity=0)
         game = demo_game_ensure()
         env = child_environment(base=os.environ, host=host, port=port, var_dir=settings.VAR_DIR)
+        # The metrics of a previous run (its counters, its readers) are not this run's.
+        shutil.rmtree(settings.PROMETHEUS_MULTIPROC_DIR, ignore_errors=True)
+        os.makedirs(settings.PROMETHEUS_MULTIPROC_DIR, exist_ok=True)
         python = sys.executable
         celery = [python, "-m", "celery", "-A", "referee"]
         supervisor = Supervisor(out=sys.stderr)
