@@ -2,7 +2,9 @@
 nothing about it itself (``tests.rulesets.hideout``): two games that differ only in the
 cup a coin is under look the same to every other seat and the public on every read path,
 whether a player, the referee (for a seat, as at a deadline or during a vacation) or a
-moderator gave the order."""
+moderator gave the order, and whether the log was written now or by the referee of old,
+which recorded every order not given by a player as public (those records stay as they
+are, hashed; they are narrowed when read)."""
 
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from games.base import (
 )
 from referee.core import Referee
 from referee.store.memory import InMemoryEventStore
+from tests.fixtures import OldOrdersReferee
 from tests.read_paths import differing, every_read
 from tests.rulesets.hideout import RULESET
 
@@ -37,8 +40,8 @@ class Clock:
         return self.now
 
 
-def hidden(cup: int, by: Actor, moved_to: int | None = None) -> Referee:
-    referee = Referee(InMemoryEventStore(), Registry().register(RULESET), Clock(), backoff=lambda attempt: None)
+def hidden(cup: int, by: Actor, moved_to: int | None = None, referee_type: type[Referee] = Referee) -> Referee:
+    referee = referee_type(InMemoryEventStore(), Registry().register(RULESET), Clock(), backoff=lambda attempt: None)
     referee.create_game(ruleset="hideout", game_id=GAME, seed="c0" * 32)
     referee.start_game(GAME, [SeatInfo(1, "Ann"), SeatInfo(2, "Bob"), SeatInfo(3, "Cy")])
     referee.handle(GAME, command_type="Hide", payload={"cup": 5}, actor=Actor.player(2))
@@ -68,3 +71,34 @@ def test_the_cup_a_moderator_moves_a_coin_to_is_the_seats_own() -> None:
     assert [(i["type"], i["payload"], i["actor"]["kind"]) for i in seen if i["actor"]["kind"] == "moderator"] == [
         ("Order", {}, "moderator")]
 
+
+
+def _public_orders(referee: Referee) -> list[tuple[str, str]]:
+    return [(r.type, r.actor_kind) for r in referee.store.read(GAME)
+            if r.type in ("Hide", "MoveCoin") and r.audience == ("everyone", ())]
+
+
+def test_an_order_recorded_public_by_the_old_referee_is_read_as_its_seats_alone() -> None:
+    a = hidden(3, Actor(ActorKind.REFEREE, 1), moved_to=4, referee_type=OldOrdersReferee)
+    b = hidden(7, Actor(ActorKind.REFEREE, 1), moved_to=8, referee_type=OldOrdersReferee)
+    assert _public_orders(a) == [("Hide", "referee"), ("MoveCoin", "moderator")]  # as the old log holds them
+    for viewer in (Viewer.for_seat(2), Viewer.for_seat(3), PUBLIC):
+        assert differing(every_read(a, GAME, viewer), every_read(b, GAME, viewer)) == []
+    for viewer in (Viewer.for_seat(1), MODERATOR_VIEW):
+        assert differing(every_read(a, GAME, viewer), every_read(b, GAME, viewer))
+    mine = [(i["type"], i["payload"].get("cup")) for i in a.feed(GAME, Viewer.for_seat(1)) if i["kind"] == "command"]
+    assert ("Hide", 3) in mine and ("MoveCoin", 4) in mine
+    theirs = [(i["type"], i["payload"], i["actor"]["kind"]) for i in a.feed(GAME, Viewer.for_seat(2))
+              if i["kind"] == "command" and i["actor"]["kind"] in ("referee", "moderator") and i["type"] != "Setup"]
+    assert theirs == [("Order", {}, "referee"), ("Order", {}, "moderator")]
+    assert _public_orders(a) == [("Hide", "referee"), ("MoveCoin", "moderator")]  # reading rewrote nothing
+    assert a.verify(GAME).ok and b.verify(GAME).ok
+
+
+def test_the_old_referees_record_is_numbered_and_shown_as_a_new_one_is() -> None:
+    old = hidden(3, Actor(ActorKind.REFEREE, 1), moved_to=4, referee_type=OldOrdersReferee)
+    new = hidden(3, Actor(ActorKind.REFEREE, 1), moved_to=4)
+    for viewer in (Viewer.for_seat(1), Viewer.for_seat(2), PUBLIC):
+        assert differing(every_read(old, GAME, viewer), every_read(new, GAME, viewer)) == []
+    # moderators read the log as it is stored, with the audience each record was given then
+    assert differing(every_read(old, GAME, MODERATOR_VIEW), every_read(new, GAME, MODERATOR_VIEW))
