@@ -23,6 +23,7 @@ from games.base import (
     Viewer,
 )
 from referee.core import Referee
+from referee.store.base import StoredRecord
 from referee.store.memory import InMemoryEventStore
 from tests.fixtures import OldOrdersReferee
 from tests.read_paths import differing, every_read
@@ -40,8 +41,11 @@ class Clock:
         return self.now
 
 
-def hidden(cup: int, by: Actor, moved_to: int | None = None, referee_type: type[Referee] = Referee) -> Referee:
-    referee = referee_type(InMemoryEventStore(), Registry().register(RULESET), Clock(), backoff=lambda attempt: None)
+def hidden(
+    cup: int, by: Actor, moved_to: int | None = None, referee_type: type[Referee] = Referee,
+    store: InMemoryEventStore | None = None,
+) -> Referee:
+    referee = referee_type(store or InMemoryEventStore(), Registry().register(RULESET), Clock(), backoff=lambda attempt: None)
     referee.create_game(ruleset="hideout", game_id=GAME, seed="c0" * 32)
     referee.start_game(GAME, [SeatInfo(1, "Ann"), SeatInfo(2, "Bob"), SeatInfo(3, "Cy")])
     referee.handle(GAME, command_type="Hide", payload={"cup": 5}, actor=Actor.player(2))
@@ -102,3 +106,41 @@ def test_the_old_referees_record_is_numbered_and_shown_as_a_new_one_is() -> None
         assert differing(every_read(old, GAME, viewer), every_read(new, GAME, viewer)) == []
     # moderators read the log as it is stored, with the audience each record was given then
     assert differing(every_read(old, GAME, MODERATOR_VIEW), every_read(new, GAME, MODERATOR_VIEW))
+
+
+class CountingStore(InMemoryEventStore):
+    """Counts the reads of the log."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reads = 0
+
+    def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[StoredRecord]:
+        self.reads += 1
+        return super().read(game_id, after=after, upto=upto)
+
+
+def _reads_of(referee: Referee, viewer: Viewer, **stretch: int) -> int:
+    store = referee.store
+    assert isinstance(store, CountingStore)
+    referee.feed(GAME, viewer)  # the viewer's numbering, as a reader already has it
+    before = store.reads
+    referee.feed(GAME, viewer, **stretch)
+    return store.reads - before
+
+
+def test_narrowing_an_old_order_costs_no_read_of_its_own() -> None:
+    referee = Actor(ActorKind.REFEREE, 1)
+    old = hidden(3, referee, moved_to=4, referee_type=OldOrdersReferee, store=CountingStore())
+    new = hidden(3, referee, moved_to=4, store=CountingStore())
+    for viewer in (Viewer.for_seat(1), Viewer.for_seat(2), PUBLIC):
+        assert _reads_of(old, viewer) == _reads_of(new, viewer) == 2  # the numbering's tail, the stretch
+    # a stretch that ends on the referee's order, before its events: they are read on, once
+    def turn(viewer: Viewer) -> int:
+        (seq,) = [i["seq"] for i in old.feed(GAME, viewer) if i["actor"]["kind"] == "referee"
+                  and i["kind"] == "command" and i["type"] != "Setup"]
+        return seq
+
+    assert _reads_of(old, Viewer.for_seat(2), upto=turn(Viewer.for_seat(2))) == 3
+    assert old.feed(GAME, Viewer.for_seat(2), upto=turn(Viewer.for_seat(2)))[-1]["payload"] == {}
+    assert old.feed(GAME, Viewer.for_seat(1), upto=turn(Viewer.for_seat(1)))[-1]["payload"]["cup"] == 3
