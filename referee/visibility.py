@@ -19,7 +19,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from games.base import (
     EVERYONE,
@@ -118,25 +118,34 @@ class Readers:
 _READ_ON = 64
 
 
-class _Lru:
+V = TypeVar("V")
+
+
+class Lru(Generic[V]):
+    """A per-process cache of the least recently used entries, shared by threads."""
+
     def __init__(self, size: int) -> None:
-        self._entries: OrderedDict[tuple[Any, ...], Audience] = OrderedDict()
+        self._entries: OrderedDict[tuple[Any, ...], V] = OrderedDict()
         self._lock = threading.Lock()
         self.size = size
 
-    def get(self, key: tuple[Any, ...]) -> Audience | None:
+    def get(self, key: tuple[Any, ...]) -> V | None:
         with self._lock:
-            return self._entries.get(key)
+            entry = self._entries.get(key)
+            if entry is not None:
+                self._entries.move_to_end(key)
+            return entry
 
-    def put(self, key: tuple[Any, ...], value: Audience) -> None:
+    def put(self, key: tuple[Any, ...], value: V) -> None:
         with self._lock:
             self._entries[key] = value
+            self._entries.move_to_end(key)
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)
 
 
 #: Per process, as the numberings: the orders of the games being read, their readers.
-_READERS = _Lru(8192)
+_READERS: Lru[Audience] = Lru(8192)
 
 
 def shown(rules: Ruleset, viewer: Viewer, r: StoredRecord, decode: Decode) -> bool:
@@ -216,27 +225,11 @@ class Numbering:
         return self.last_read if self.identity else len(self.real)
 
 
-class NumberingCache:
+class NumberingCache(Lru[Numbering]):
     """Per process: a log only grows, so a viewer's numbering is extended, never redone."""
 
     def __init__(self, size: int = 512) -> None:
-        self._entries: OrderedDict[tuple[Any, ...], Numbering] = OrderedDict()
-        self._lock = threading.Lock()
-        self.size = size
-
-    def get(self, key: tuple[Any, ...]) -> Numbering | None:
-        with self._lock:
-            entry = self._entries.get(key)
-            if entry is not None:
-                self._entries.move_to_end(key)
-            return entry
-
-    def put(self, key: tuple[Any, ...], numbering: Numbering) -> None:
-        with self._lock:
-            self._entries[key] = numbering
-            self._entries.move_to_end(key)
-            while len(self._entries) > self.size:
-                self._entries.popitem(last=False)
+        super().__init__(size)
 
 
 def renumber(items: Sequence[dict[str, Any]], numbering: Numbering) -> list[dict[str, Any]]:
