@@ -19,7 +19,6 @@ from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import Any
 
 from games.base import (
-    EVERYONE,
     MODERATOR_VIEW,
     SCHEDULER,
     Actor,
@@ -54,9 +53,18 @@ from referee.store.base import (
     TransactionSpoilt,
 )
 from referee.store.hashing import GENESIS, digest
-from referee.visibility import Numbering, NumberingCache, item_for, renumber
+from referee.visibility import (
+    SETUP,
+    Numbering,
+    NumberingCache,
+    Readers,
+    item_for,
+    order_readers,
+    renumber,
+    shown,
+    unstamped,
+)
 
-SETUP = "Setup"
 log = logging.getLogger(__name__)
 Clock = Callable[[], dt.datetime]
 
@@ -376,10 +384,8 @@ class Referee:
         self, rules: Ruleset, command_type: str, payload: dict[str, Any], actor: Actor, key: str | None, dice: Dice,
         events: Sequence[Event],
     ) -> NewRecord:
-        # Settings and seats, which the game's page shows anyway; any other order is read
-        # in full only by those the ruleset's visibility lets see all it did.
-        audience = EVERYONE if command_type == SETUP else rules.order_audience(
-            command_type, _unstamped(rules, command_type, payload), actor, events)
+        # Read in full only by those the ruleset's visibility lets see all it did.
+        audience = order_readers(rules, command_type, payload, actor, events)
         return NewRecord(
             kind=RecordKind.COMMAND, type=command_type, payload=payload,
             audience_kind=str(audience.kind), audience_seats=tuple(sorted(audience.seats)),
@@ -583,7 +589,7 @@ class Referee:
         if joined is None and (cached is None or not cached.last_read):
             records = self.store.read(game_id)
         for r in records:
-            if item_for(rules, effective, r, _decode) is not None:
+            if shown(rules, effective, r, _decode):
                 real.append(r.seq)
         last = records[-1] if records else None
         fresh = Numbering(real, last.seq if last else 0, last_hash=last.hash if last else "")
@@ -608,7 +614,9 @@ class Referee:
         rules = self.ruleset_for(info)
         effective = self._effective(info, viewer)
         upto = min(records[-1].seq, numbering.last_read)
-        items = [item for r in records if r.seq <= upto and (item := item_for(rules, effective, r, _decode)) is not None]
+        readers = self._readers(info, rules, records, numbering)
+        items = [item for r in records
+                 if r.seq <= upto and (item := item_for(rules, effective, r, _decode, readers)) is not None]
         return renumber(items, numbering), numbering.count
 
     def feed_of(
@@ -620,8 +628,9 @@ class Referee:
         numbering = self.numbering(game_id, viewer, info, known=records)
         rules = self.ruleset_for(info)
         effective = self._effective(info, viewer)
+        readers = self._readers(info, rules, records, numbering)
         items = [item for r in records
-                 if r.seq <= numbering.last_read and (item := item_for(rules, effective, r, _decode)) is not None]
+                 if r.seq <= numbering.last_read and (item := item_for(rules, effective, r, _decode, readers)) is not None]
         return renumber(items, numbering), numbering
 
     def feed(self, game_id: str, viewer: Viewer, after: int = 0, upto: int | None = None) -> list[dict[str, Any]]:
@@ -645,11 +654,19 @@ class Referee:
         # Read no further than the numbering reaches: a record appended in between would
         # otherwise be numbered as its predecessor now and sent again later.
         upto = numbering.last_read if real_upto is None else min(real_upto, numbering.last_read)
-        items = [
-            item for r in self.store.read(game_id, after=real_after, upto=upto)
-            if (item := item_for(rules, effective, r, _decode)) is not None
-        ]
+        records = self.store.read(game_id, after=real_after, upto=upto)
+        readers = self._readers(info, rules, records, numbering)
+        items = [item for r in records if (item := item_for(rules, effective, r, _decode, readers)) is not None]
         return renumber(items, numbering)
+
+    def _readers(
+        self, info: GameInfo, rules: Ruleset, records: Sequence[StoredRecord], numbering: Numbering,
+    ) -> Readers:
+        """Who reads each order of ``records`` in full. The numbering was read up to the head
+        of the log, where an order's records end: past it nothing is read."""
+        head = max(numbering.last_read, records[-1].seq if records else 0)
+        return Readers(rules, records, _decode, scope=self.store.cache_scope(), head=head,
+                       read=lambda after, upto: self.store.read(info.id, after=after, upto=upto))
 
     # --- scheduled work ----------------------------------------------------------------------
 
@@ -806,7 +823,6 @@ def _unseeded_draw(info: GameInfo, record: StoredRecord) -> str | None:
 
 #: How many refusals of one seat stay on record between two of its accepted orders.
 MAX_RECORDED_REFUSALS = 10
-_STAMPED = ("actor", "at_ms")
 
 
 def _stamp(rules: Ruleset, command_type: str, command: Any, actor: Actor, at_ms: int) -> Any:
@@ -826,24 +842,13 @@ def _field_names(value: Any) -> set[str]:
     return {f.name for f in fields(value)} if is_dataclass(value) else set()
 
 
-def _unstamped(rules: Ruleset, command_type: str, data: Mapping[str, Any]) -> dict[str, Any]:
-    """``data`` without the referee's stamps, on the order and on each step of a whole turn."""
-    body = {k: v for k, v in data.items() if k not in _STAMPED}
-    if rules.whole_turn is not None and command_type == rules.whole_turn[0]:
-        steps = body.get(rules.whole_turn[1])
-        if isinstance(steps, list | tuple):
-            body[rules.whole_turn[1]] = [
-                {k: v for k, v in s.items() if k not in _STAMPED} if isinstance(s, Mapping) else s for s in steps]
-    return body
-
-
 def _order_digest(rules: Ruleset, command_type: str, payload: Mapping[str, Any]) -> str:
     """A digest of an order as the ruleset reads it (defaults filled in, the referee's
     stamps left out, on each step of a whole turn too), so a retry of the same order
     matches whatever its client omitted."""
-    body: Any = _unstamped(rules, command_type, payload)
+    body: Any = unstamped(rules, command_type, payload)
     try:
-        body = _unstamped(rules, command_type, rules.command_to_data(rules.command_from_data(command_type, body)))
+        body = unstamped(rules, command_type, rules.command_to_data(rules.command_from_data(command_type, body)))
     except (RuleViolation, DataError, TypeError, ValueError):
         pass  # not an order of this ruleset: the raw body is what was sent
     return digest({"order": command_type, "body": body})

@@ -3,7 +3,8 @@
 PostgreSQL: two games that differ only in where the referee walked the invisible worm look
 the same to the other seat and the public through the API (feed, each resumed feed, the
 state at each record, the replay and each step, the inbox) and the pages (forum export,
-replay)."""
+replay). So do two games whose referee's turn was recorded public, as the referee of
+old recorded it, and stays so in their logs."""
 
 from __future__ import annotations
 
@@ -15,12 +16,14 @@ import pytest
 from django.db import transaction
 from django.test import Client
 
+from games.base import Actor, ActorKind
 from games.worms.board import name, orthogonal_neighbours
 from games.worms.commands import EndTurn, MoveWorm, SubmitTurn
 from games.worms.movement import step_problem
 from games.worms.rules import RULESET
 from referee import lobby, scheduling, services
 from tests.factories import ModeratorFactory, UserFactory, api_client
+from tests.fixtures import OldOrdersReferee
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 T0 = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.UTC)
@@ -112,6 +115,47 @@ def test_the_referees_turn_for_an_invisible_worm_is_the_same_to_the_others_where
     for who in ("other", "public"):
         assert [p for p in a[who] if a[who][p] != b[who][p]] == [], who
     assert a["owner"]["feed"] != b["owner"]["feed"]  # the walk was the referee's, and it differs
+    assert '"kind": "referee"' in a["other"]["feed"] and "SubmitTurn" not in a["other"]["feed"]
+
+
+def test_a_referees_turn_recorded_public_in_an_old_log_is_the_same_to_the_others_wherever_it_walked(now):
+    users = [UserFactory(), UserFactory()]
+    game = services.game_create(name="Old", ruleset="worms", seats=2, created_by=ModeratorFactory(),
+                                deadline_policy="bot")
+    game_id = str(game.pk)
+    seats = [lobby.game_join(game_id=game_id, user=u, name=f"P{i}", signup_order={"type": "SubmitShoppingList",
+                                                                                "payload": LIST})
+             for i, u in enumerate(users, start=1)]
+    services.game_run_pending(game_id=game_id)
+    referee = services.referee_get()
+    state, _ = referee.current(game_id)
+    acting = next(s for s in seats if s.number == state.seat)
+    other = next(s for s in seats if s is not acting)
+    worm = next(w.id for w in state.worms_of(acting.number) if len(_plain_steps(state, w.id)) >= 2)
+    services.command_handle(game_id=game_id, user=acting.user, command_type="UseUtility",
+                            payload={"worm": worm, "utility": "invisibility"})
+    squares = _plain_steps(referee.current(game_id)[0], worm)[:2]
+    old = OldOrdersReferee(referee.store, referee.registry, referee.clock)
+    reads = []
+    for square in squares:
+        try:
+            with transaction.atomic():
+                old.handle(game_id, command_type="SubmitTurn", actor=Actor(ActorKind.REFEREE, acting.number),
+                           payload={"steps": [{"worm": worm, "path": [square]}, {}]})
+                (turn,) = [r for r in referee.store.read(game_id) if r.type == "SubmitTurn"]
+                assert turn.audience == ("everyone", ())
+                reads.append({
+                    "other": _reads(game_id, api_client(other.user), _signed_in(other.user)),
+                    "public": _reads(game_id, api_client(), Client()),
+                    "owner": _reads(game_id, api_client(acting.user), _signed_in(acting.user)),
+                })
+                raise Rollback
+        except Rollback:
+            pass
+    a, b = reads
+    for who in ("other", "public"):
+        assert [p for p in a[who] if a[who][p] != b[who][p]] == [], who
+    assert a["owner"]["feed"] != b["owner"]["feed"] and squares[0] in a["owner"]["feed"]
     assert '"kind": "referee"' in a["other"]["feed"] and "SubmitTurn" not in a["other"]["feed"]
 
 

@@ -2,13 +2,16 @@
 same id and seed that differ only in one secret give every other seat, and the public,
 byte-identical feeds and views; refusals stay private to the seat that gave the order.
 Orders the referee gives for a seat (a deadline's or a vacation's turn) and moderators'
-corrections are compared over every read path (``tests.read_paths``)."""
+corrections are compared over every read path (``tests.read_paths``), in logs written now
+and in logs the referee of old wrote, where those orders were recorded public."""
 
 from __future__ import annotations
 
 import datetime as dt
 import json
 from typing import Any
+
+import pytest
 
 from games.base import (
     MODERATOR,
@@ -27,22 +30,23 @@ from games.worms.state import WormsState
 from referee.core import Referee
 from referee.store.memory import InMemoryEventStore
 from tests.fakes import FakeClock
+from tests.fixtures import OldOrdersReferee
 from tests.read_paths import differing, every_read
 
 SEED = "5ec7" * 16
 GAME = "leak-test"
 
 
-def new_referee() -> Referee:
-    return Referee(InMemoryEventStore(), default_registry(), FakeClock(tick=dt.timedelta(seconds=1)), backoff=lambda attempt: None)
+def new_referee(referee_type: type[Referee] = Referee) -> Referee:
+    return referee_type(InMemoryEventStore(), default_registry(), FakeClock(tick=dt.timedelta(seconds=1)), backoff=lambda attempt: None)
 
 
 def items(*pairs: tuple[str, int]) -> list[dict[str, Any]]:
     return [{"item": item, "count": count} for item, count in pairs]
 
 
-def started(lists: dict[int, list[dict[str, Any]]]) -> Referee:
-    referee = new_referee()
+def started(lists: dict[int, list[dict[str, Any]]], referee_type: type[Referee] = Referee) -> Referee:
+    referee = new_referee(referee_type)
     referee.create_game(ruleset="worms", game_id=GAME, seed=SEED)
     referee.start_game(GAME, [SeatInfo(1, "Ann"), SeatInfo(2, "Bob")])
     for seat, bought in lists.items():
@@ -209,13 +213,18 @@ def _same_to_others(games: list[Referee], seat: int, other: int) -> None:
     assert differing(every_read(a, GAME, MODERATOR_VIEW), every_read(b, GAME, MODERATOR_VIEW))
 
 
-def test_the_turn_the_referee_plays_for_a_seat_hides_its_invisible_worms_path() -> None:
+#: The referee as it is, and as it was when it recorded every order not given by a player public.
+WRITERS = pytest.mark.parametrize("writer", [Referee, OldOrdersReferee], ids=["now", "old-log"])
+
+
+@WRITERS
+def test_the_turn_the_referee_plays_for_a_seat_hides_its_invisible_worms_path(writer: type[Referee]) -> None:
     """A deadline's bot turn and a vacation's turn are both the referee's ``SubmitTurn`` for
     the seat (``referee.scheduling``): the walk of an invisible worm stays the team's."""
     seat, other, worm, squares = _hidden_worm_and_two_squares()
     games = []
     for square in squares:
-        referee = started(INVISIBLE)
+        referee = started(INVISIBLE, writer)
         assert order(referee, seat, "UseUtility", {"worm": worm, "utility": "invisibility"}) is None
         referee.handle(GAME, command_type="SubmitTurn", actor=Actor(ActorKind.REFEREE, seat),
                        payload={"steps": [{"worm": worm, "path": [square]}, {}]})
@@ -225,11 +234,12 @@ def test_the_turn_the_referee_plays_for_a_seat_hides_its_invisible_worms_path() 
     assert any(i["type"] == "SubmitTurn" and i["payload"]["steps"][0]["path"] == [squares[0]] for i in mine)
 
 
-def test_a_moderator_moving_an_invisible_worm_does_not_tell_the_others_where() -> None:
+@WRITERS
+def test_a_moderator_moving_an_invisible_worm_does_not_tell_the_others_where(writer: type[Referee]) -> None:
     seat, other, worm, squares = _hidden_worm_and_two_squares()
     games = []
     for square in squares:
-        referee = started(INVISIBLE)
+        referee = started(INVISIBLE, writer)
         assert order(referee, seat, "UseUtility", {"worm": worm, "utility": "invisibility"}) is None
         end_and_start_next(referee, seat)
         referee.handle(GAME, command_type="ModeratorCorrection", actor=MODERATOR,
@@ -240,11 +250,25 @@ def test_a_moderator_moving_an_invisible_worm_does_not_tell_the_others_where() -
     assert (theirs["type"], theirs["payload"], theirs["actor"]["kind"]) == ("Order", {}, "moderator")
 
 
-def test_ammunition_a_moderator_returns_is_told_to_its_seat_alone() -> None:
+@WRITERS
+def test_ammunition_a_moderator_returns_is_told_to_its_seat_alone(writer: type[Referee]) -> None:
     games = []
     for count in (1, 3):
-        referee = started({1: items(("bazooka", 2)), 2: items(("bazooka", 2))})
+        referee = started({1: items(("bazooka", 2)), 2: items(("bazooka", 2))}, writer)
         referee.handle(GAME, command_type="ModeratorCorrection", actor=MODERATOR,
                        payload={"action": "return_ammo", "seat": 1, "item": "bazooka", "count": count})
         games.append(referee)
     _same_to_others(games, 1, 2)
+
+
+def test_the_old_referees_public_turn_for_a_seat_stays_public_in_the_stored_log() -> None:
+    """Reading narrows an old order; the log keeps it as written, and verifies."""
+    seat, _, worm, (square, _) = _hidden_worm_and_two_squares()
+    referee = started(INVISIBLE, OldOrdersReferee)
+    assert order(referee, seat, "UseUtility", {"worm": worm, "utility": "invisibility"}) is None
+    referee.handle(GAME, command_type="SubmitTurn", actor=Actor(ActorKind.REFEREE, seat),
+                   payload={"steps": [{"worm": worm, "path": [square]}, {}]})
+    every_read(referee, GAME, PUBLIC)
+    (turn,) = [r for r in referee.store.read(GAME) if r.type == "SubmitTurn"]
+    assert turn.audience == ("everyone", ())
+    assert referee.verify(GAME).ok
