@@ -32,12 +32,14 @@ from typing import Any
 from django.conf import settings
 
 from games.base import Viewer
-from referee.fanout import Entry, Tail, advance
+from referee.fanout import Entry, Share, Tail, advance
 from referee.outbox import Outbox
 
 log = logging.getLogger(__name__)
 
 CHANNEL = "referee:appended"
+#: How long a process keeps following a game after its last reader left.
+LINGER_SECONDS = 5.0
 
 #: Database reads of the live endpoints under ASGI run here: a few threads, so a few
 #: connections, however many readers wait.
@@ -144,6 +146,7 @@ class GameFeed:
         self.changed = asyncio.Event()
         self.running = False
         self.again = False
+        self.idle_since = 0.0
 
 
 class Hub:
@@ -179,10 +182,32 @@ class Hub:
         if feed.viewers[viewer] <= 0:
             del feed.viewers[viewer]
         if not feed.viewers:
-            del self._feeds[game_id]
+            # Kept (and kept up to date) a little longer: a long-poll answered comes back
+            # at once for what follows, and finds the game's read still there.
+            feed.idle_since = time.monotonic()
+            asyncio.get_running_loop().call_later(LINGER_SECONDS, self._drop_if_idle, feed)
+
+    def _drop_if_idle(self, feed: GameFeed) -> None:
+        if feed.viewers or self._feeds.get(feed.game_id) is not feed:
+            return
+        left = feed.idle_since + LINGER_SECONDS - time.monotonic()
+        if left > 0.01:  # it had readers again since, then none: count from then
+            asyncio.get_running_loop().call_later(left, self._drop_if_idle, feed)
+            return
+        del self._feeds[feed.game_id]
 
     def readers(self) -> int:
         return sum(sum(f.viewers.values()) for f in self._feeds.values())
+
+    def share_of(self, game_id: str, viewer: Viewer) -> Share | None:
+        """What ``viewer`` sees of the game's records as this process follows them now, or
+        None when it does not follow the game (or not yet for that viewer's class). A
+        followed game's tail takes in every append that commits (``wake``, the poll), so a
+        reader may wait on it for what comes after."""
+        feed = self._feeds.get(str(game_id))
+        if feed is None or feed.tail is None:
+            return None
+        return feed.tail.shares.get(viewer)
 
     async def next_entries(self, game_id: str, viewer: Viewer, after: int, timeout: float) -> list[Entry] | None:
         """What ``viewer`` sees after its record ``after``, as soon as there is some, or []
@@ -232,8 +257,11 @@ class Hub:
             while True:
                 feed.again = False
                 try:
+                    # The classes shared out before stay while the game is followed: the
+                    # same few (the public, each seat, moderators) come back at once.
+                    classes = list(dict.fromkeys([*feed.viewers, *(feed.tail.shares if feed.tail else ())]))
                     feed.tail = await loop.run_in_executor(
-                        self._executor, _advance, feed.game_id, feed.tail, list(feed.viewers))
+                        self._executor, _advance, feed.game_id, feed.tail, classes)
                 except Exception as exc:  # the database away: try again shortly, readers keep waiting
                     log.warning("live: could not read the log of %s: %s", feed.game_id, exc)
                     await asyncio.sleep(1.0)

@@ -67,7 +67,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Static files (the offline API docs' assets, the admin's) from the web process itself:
     # under uvicorn or gunicorn nothing else serves them.
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "api.middleware.StaticFilesMiddleware",  # WhiteNoise, leaving other requests async
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
