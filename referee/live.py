@@ -135,6 +135,44 @@ def hub() -> Hub:
     return found
 
 
+class Change:
+    """Fires once, when the game's next read is in: every reader waiting on it wakes.
+
+    What ``asyncio.wait_for(event.wait(), timeout)`` does, without its task per wait: with
+    hundreds of streams on a game, each new record woke as many tasks again."""
+
+    __slots__ = ("fired", "waiters")
+
+    def __init__(self) -> None:
+        self.fired = False
+        self.waiters: set[asyncio.Future[bool]] = set()
+
+    def fire(self) -> None:
+        self.fired = True
+        for waiter in self.waiters:
+            if not waiter.done():
+                waiter.set_result(True)
+        self.waiters.clear()
+
+    async def wait(self, timeout: float) -> bool:
+        if self.fired:
+            return True
+        loop = asyncio.get_running_loop()
+        waiter: asyncio.Future[bool] = loop.create_future()
+        self.waiters.add(waiter)
+        timer = loop.call_later(timeout, _time_up, waiter)
+        try:
+            return await waiter
+        finally:
+            timer.cancel()
+            self.waiters.discard(waiter)
+
+
+def _time_up(waiter: asyncio.Future[bool]) -> None:
+    if not waiter.done():
+        waiter.set_result(False)
+
+
 class GameFeed:
     """A watched game in one hub: its readers' viewers, the tail last read for them, and
     the event the next tail sets."""
@@ -143,7 +181,7 @@ class GameFeed:
         self.game_id = game_id
         self.viewers: Counter[Viewer] = Counter()
         self.tail: Tail | None = None
-        self.changed = asyncio.Event()
+        self.changed = Change()
         self.running = False
         self.again = False
         self.idle_since = 0.0
@@ -228,13 +266,9 @@ class Hub:
             if left <= 0 or not await self.wait(changed, left):
                 return []
 
-    async def wait(self, event: asyncio.Event, timeout: float) -> bool:
-        """True when ``event`` is set, False when ``timeout`` passed first."""
-        try:
-            await asyncio.wait_for(event.wait(), timeout)
-        except TimeoutError:
-            return False
-        return True
+    async def wait(self, change: Change, timeout: float) -> bool:
+        """True when ``change`` fires, False when ``timeout`` passed first."""
+        return await change.wait(timeout)
 
     def wake(self, game_id: str) -> None:
         """The log of ``game_id`` grew: read it once for its readers here, if any."""
@@ -267,8 +301,8 @@ class Hub:
                     await asyncio.sleep(1.0)
                     feed.again = bool(feed.viewers)
                 else:
-                    woken, feed.changed = feed.changed, asyncio.Event()
-                    woken.set()
+                    woken, feed.changed = feed.changed, Change()
+                    woken.fire()
                 if not feed.again or self._feeds.get(feed.game_id) is not feed:
                     return
         finally:

@@ -146,3 +146,20 @@ def test_a_grant_is_per_credential_and_a_revoked_token_stops_working_once_it_run
 def _share(server: Server, game_id: str, viewer: Viewer) -> Any:
     hubs = [h for loop, h in live._hubs.items() if loop is server.loop.loop]
     return hubs[0].share_of(game_id, viewer) if hubs else None
+
+
+def test_follow_ups_answered_from_the_shared_read_count_against_the_throttle(server, monkeypatch):
+    from rest_framework import throttling
+
+    game, seats = started_game()
+    game_id, me = str(game.pk), Viewer.for_seat(seats[0].number)
+    token = Token.objects.create(user=seats[0].user).key
+    start = selectors.viewer_log_position(game_id=game_id, viewer=me)
+    pending = ThreadPoolExecutor(1).submit(server.get, game_id, start, token)
+    wait_until(lambda: live.reader_count() == 1, "the long-poll waits")
+    note(game_id, seats[0], "secret plan G")
+    assert pending.result(60)[0] == 200  # the full view: the first of three
+    monkeypatch.setattr(throttling.UserRateThrottle, "THROTTLE_RATES", {"anon": "3/min", "user": "3/min"})
+    wait_until(lambda: bool((share := _share(server, game_id, me)) and share.after(start)), "the hub read it")
+    codes = [server.get(game_id, start, token)[0] for _ in range(3)]
+    assert codes == [200, 200, 429]
