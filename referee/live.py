@@ -185,6 +185,8 @@ class GameFeed:
         self.running = False
         self.again = False
         self.idle_since = 0.0
+        self.started = float("-inf")  # when the last read began (loop time)
+        self.due: asyncio.TimerHandle | None = None  # a read put off by wake()
 
 
 class Hub:
@@ -271,9 +273,24 @@ class Hub:
         return await change.wait(timeout)
 
     def wake(self, game_id: str) -> None:
-        """The log of ``game_id`` grew: read it once for its readers here, if any."""
+        """The log of ``game_id`` grew: read it once for its readers here, if any. At most
+        one read starts per ``REFEREE_LIVE_COALESCE_SECONDS``: appends that follow each
+        other closely reach the readers together, so a game written to many times a second
+        costs its readers' process a bounded number of wake-ups (each a write per stream,
+        an answer and a new request per long-poll), not one per append."""
         feed = self._feeds.get(str(game_id))
-        if feed is not None:
+        if feed is None or feed.due is not None:
+            return  # a read is already due, and it starts after this append committed
+        loop = asyncio.get_running_loop()
+        delay = feed.started + float(getattr(settings, "REFEREE_LIVE_COALESCE_SECONDS", 0.0)) - loop.time()
+        if delay <= 0:
+            self._refresh(feed)
+        else:
+            feed.due = loop.call_later(delay, self._refresh_due, feed)
+
+    def _refresh_due(self, feed: GameFeed) -> None:
+        feed.due = None
+        if self._feeds.get(feed.game_id) is feed:
             self._refresh(feed)
 
     # --- the shared read -------------------------------------------------------------------
@@ -290,19 +307,21 @@ class Hub:
         try:
             while True:
                 feed.again = False
+                feed.started = loop.time()
                 try:
                     # The classes shared out before stay while the game is followed: the
                     # same few (the public, each seat, moderators) come back at once.
-                    classes = list(dict.fromkeys([*feed.viewers, *(feed.tail.shares if feed.tail else ())]))
-                    feed.tail = await loop.run_in_executor(
-                        self._executor, _advance, feed.game_id, feed.tail, classes)
+                    before = feed.tail
+                    classes = list(dict.fromkeys([*feed.viewers, *(before.shares if before else ())]))
+                    feed.tail = await loop.run_in_executor(self._executor, _advance, feed.game_id, before, classes)
                 except Exception as exc:  # the database away: try again shortly, readers keep waiting
                     log.warning("live: could not read the log of %s: %s", feed.game_id, exc)
                     await asyncio.sleep(1.0)
                     feed.again = bool(feed.viewers)
                 else:
-                    woken, feed.changed = feed.changed, Change()
-                    woken.fire()
+                    if _news(before, feed.tail):  # (an append announced twice, here and by Redis, is read once)
+                        woken, feed.changed = feed.changed, Change()
+                        woken.fire()
                 if not feed.again or self._feeds.get(feed.game_id) is not feed:
                     return
         finally:
@@ -365,6 +384,12 @@ class Hub:
                 feed = self._feeds.get(game_id)
                 if feed is not None and (feed.tail is None or latest.get(game_id, 0) > feed.tail.head):
                     self._refresh(feed)
+
+
+def _news(before: Tail | None, after: Tail) -> bool:
+    """Whether a read gave the readers anything: a share is new whenever it has new entries
+    (or its class is new, or the game's settings changed); one with nothing new is kept."""
+    return before is None or any(share is not before.shares.get(viewer) for viewer, share in after.shares.items())
 
 
 def _advance(game_id: str, tail: Tail | None, viewers: list[Viewer]) -> Tail:
