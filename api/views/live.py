@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
@@ -31,6 +32,8 @@ from api.views.common import game_for, int_param, viewer
 from games.base import Viewer
 from referee import live, selectors
 from referee.fanout import Entry, sse_bytes
+
+log = logging.getLogger(__name__)
 
 
 def is_async(request: HttpRequest | Request) -> bool:
@@ -175,7 +178,14 @@ async def _follow_up(request: HttpRequest, view_cls: type[APIView], call: Callab
     granted = _grants.get(key)
     if granted is None or granted[3] <= _clock():
         return None
-    game_id, who, user_id, _ = granted
+    game_id, who, user_id, until = granted
+    if until - _clock() < GRANT_SECONDS / 2 and key not in _rechecking:
+        # Checked again in the background while in use, so that a game's long-polls do not
+        # all run the full view at once when their grant runs out; a refusal ends it.
+        _rechecking.add(key)
+        task = asyncio.get_running_loop().create_task(_recheck(request, call, kwargs, key))
+        _tasks.add(task)
+        task.add_done_callback(_tasks.discard)
     share = live.hub().share_of(game_id, who)
     entries = share.after(after) if share is not None else None
     if entries is None:
@@ -185,6 +195,28 @@ async def _follow_up(request: HttpRequest, view_cls: type[APIView], call: Callab
     if entries:
         return page_response(entries, after, limit)
     return await _wait(request, call, kwargs, game_id, who, after, limit, time.monotonic() + wait)
+
+
+_rechecking: set[GrantKey] = set()
+_tasks: set[asyncio.Task[None]] = set()  # the loop keeps only weak references to them
+
+
+async def _recheck(request: HttpRequest, call: Callable[..., Any], kwargs: dict[str, Any], key: GrantKey) -> None:
+    """The full view for ``key``'s credentials again: a new grant, or none if it refuses."""
+    try:
+        request.live_rechecked = True  # type: ignore[attr-defined]  # the follow-up counted this request
+        request.live_no_wait = True  # type: ignore[attr-defined]
+        response = await call(request, **kwargs)
+        granted = getattr(response, "live_grant", None)
+        if granted is not None and response.status_code == 200:
+            _grant(key, *granted)
+        else:
+            _grants.pop(key, None)
+    except Exception:  # whatever went wrong, the credentials go through the full view next time
+        _grants.pop(key, None)
+        log.exception("live: checking a long-poll's credentials again failed")
+    finally:
+        _rechecking.discard(key)
 
 
 class _Who:

@@ -136,11 +136,12 @@ def test_a_grant_is_per_credential_and_a_revoked_token_stops_working_once_it_run
     other = Token.objects.create(user=seats[1].user).key
     status, theirs = server.get(game_id, 0, other, wait=1)
     assert status == 200 and "secret plan D" not in repr(theirs)
-    token.delete()
+    key = token.key
+    token.delete()  # (which clears token.key)
     clock = live_views._clock
     monkeypatch.setattr(live_views, "_clock", lambda: clock() + live_views.GRANT_SECONDS)
-    status, refused = server.get(game_id, 0, token.key, wait=1)
-    assert status in (401, 404) and "secret plan D" not in repr(refused)
+    status, refused = server.get(game_id, 0, key, wait=1)
+    assert status == 401 and "secret plan D" not in repr(refused)
 
 
 def _share(server: Server, game_id: str, viewer: Viewer) -> Any:
@@ -163,3 +164,26 @@ def test_follow_ups_answered_from_the_shared_read_count_against_the_throttle(ser
     wait_until(lambda: bool((share := _share(server, game_id, me)) and share.after(start)), "the hub read it")
     codes = [server.get(game_id, start, token)[0] for _ in range(3)]
     assert codes == [200, 200, 429]
+
+
+def test_a_grant_in_use_is_checked_again_before_it_runs_out_and_a_revoked_token_loses_it(server, monkeypatch):
+    game, seats = started_game(is_private=True)
+    game_id, me = str(game.pk), Viewer.for_seat(seats[0].number)
+    token = Token.objects.create(user=seats[0].user)
+    start = selectors.viewer_log_position(game_id=game_id, viewer=me)
+    pending = ThreadPoolExecutor(1).submit(server.get, game_id, start, token.key)
+    wait_until(lambda: live.reader_count() == 1, "the long-poll waits")
+    note(game_id, seats[0], "secret plan H")
+    assert pending.result(60)[0] == 200
+    key = token.key
+    token.delete()  # (which clears token.key)
+    clock = live_views._clock
+    monkeypatch.setattr(live_views, "_clock", lambda: clock() + 0.75 * live_views.GRANT_SECONDS)
+    # Within its grant the token still reads (the bound the docs give), and its grant is checked again ...
+    status, answer = server.get(game_id, start, key)
+    assert status == 200 and "secret plan H" in repr(answer)
+    wait_until(lambda: not live_views._rechecking, "the grant was checked again")
+    # ... which the revoked token fails: the next long-poll goes through the full view, refused.
+    monkeypatch.setattr(live_views, "_clock", clock)
+    status, refused = server.get(game_id, start, key)
+    assert status == 401 and "secret plan" not in repr(refused)
