@@ -13,6 +13,7 @@ a third the public).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import multiprocessing
 import os
@@ -33,6 +34,9 @@ POLLS = int(os.environ.get("BENCH_POLLS", "100"))
 ORDERS = int(os.environ.get("BENCH_ORDERS", "40"))
 ROUNDS = max(3, int(os.environ.get("BENCH_ROUNDS", "3")))
 WORKERS = int(os.environ.get("BENCH_WEB_WORKERS", "3"))  # docker-compose.yml's web
+#: With a number, the readers read from a second server of that many workers (same database,
+#: Redis between them), as a deployment that serves the live reads apart from orders would.
+LIVE_WORKERS = int(os.environ.get("BENCH_LIVE_WORKERS", "0"))
 
 
 class LongPoll:
@@ -131,7 +135,10 @@ def main() -> None:
     var = Path(os.environ.get("REFEREE_VAR_DIR", "/tmp")) / "bench-fanout"
     load_at_start = os.getloadavg()
     rows: list[tuple[float, float, float, float, float]] = []
-    with AsgiServer(database_url, var, workers=WORKERS) as server:
+    with contextlib.ExitStack() as servers:
+        server = servers.enter_context(AsgiServer(database_url, var, workers=WORKERS))
+        live = servers.enter_context(AsgiServer(database_url, var / "live", workers=LIVE_WORKERS)) \
+            if LIVE_WORKERS else server
         orders = Orders(server.port, tokens[0])
         orders.many(game_id, 20, "warm-up")
         for round_ in range(ROUNDS):
@@ -145,7 +152,7 @@ def main() -> None:
                     took[side] = (statistics.median(times), cpu_seconds(server.proc.pid) - cpu,
                                   time.perf_counter() - started)
                 else:
-                    took[side] = with_readers(server, orders, game_id, kinds, round_, selectors)
+                    took[side] = with_readers(server, live.port, orders, game_id, kinds, round_, selectors)
             none, readers = took["none"], took["readers"]
             rows.append((none[0], readers[0], readers[0] / none[0], readers[1] / readers[2], none[1] / none[2]))
             print(f"round {round_ + 1}: order p50 {none[0] * 1000:.1f} ms with no reader, "
@@ -155,7 +162,8 @@ def main() -> None:
     ratios = [r[2] for r in rows]
     print()
     print(f"load average {load_at_start[0]:.1f} at the start, {os.getloadavg()[0]:.1f} at the end; "
-          f"{os.cpu_count()} cores; gunicorn with {WORKERS} uvicorn workers; {ROUNDS} interleaved rounds of "
+          f"{os.cpu_count()} cores; gunicorn with {WORKERS} uvicorn workers"
+          f"{f' (the readers on another with {LIVE_WORKERS})' if LIVE_WORKERS else ''}; {ROUNDS} interleaved rounds of "
           f"{ORDERS} orders per side, min / median / max")
     print(f"order p50, no reader open:             {spread([r[0] * 1000 for r in rows], '{:.1f}')} ms")
     print(f"order p50, {STREAMS} streams + {POLLS} long-polls: {spread([r[1] * 1000 for r in rows], '{:.1f}')} ms")
@@ -174,7 +182,7 @@ def spread(values: list[float], fmt: str = "{:.2f}") -> str:
     return of(values, fmt)
 
 
-def with_readers(server: AsgiServer, orders: Orders, game_id: str,
+def with_readers(server: AsgiServer, live_port: int, orders: Orders, game_id: str,
                  kinds: list[tuple[dict[str, str], Any]], round_: int, selectors: Any) -> tuple[float, float, float]:
     """Open the readers on the played game (in a child process: parsing 600 readers' bytes
     must not compete with the orders' timing for this interpreter), time the orders, then
@@ -186,7 +194,7 @@ def with_readers(server: AsgiServer, orders: Orders, game_id: str,
              for (headers, viewer), (n_streams, n_polls) in zip(kinds, per_kind, strict=True)]
     ctx = multiprocessing.get_context("spawn")
     ours, theirs = ctx.Pipe()
-    child = ctx.Process(target=readers_child, args=(theirs, server.port, game_id, specs), daemon=True)
+    child = ctx.Process(target=readers_child, args=(theirs, live_port, game_id, specs), daemon=True)
     child.start()
     try:
         _expect(ours, "ready", 180)
