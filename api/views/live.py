@@ -12,6 +12,7 @@ same views block their thread, as any WSGI view would.
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 import logging
 import time
@@ -203,6 +204,7 @@ _tasks: set[asyncio.Task[None]] = set()  # the loop keeps only weak references t
 
 async def _recheck(request: HttpRequest, call: Callable[..., Any], kwargs: dict[str, Any], key: GrantKey) -> None:
     """The full view for ``key``'s credentials again: a new grant, or none if it refuses."""
+    request = copy.copy(request)  # its own flags: the request itself may yet go to the full view
     try:
         request.live_rechecked = True  # type: ignore[attr-defined]  # the follow-up counted this request
         request.live_no_wait = True  # type: ignore[attr-defined]
