@@ -5,7 +5,9 @@ open, interleaved over ``BENCH_ROUNDS`` rounds (default and minimum 3). Prints t
 and the web processes' CPU; asserts no timings, only that every order was answered 201 and
 that every reader received exactly the records its viewer may see, each once and in order
 (a third of the readers are the seat that writes the private notes, a third the other seat,
-a third the public).
+a third the public). The readers run in a child process, so that parsing their bytes does
+not compete with the timed orders for this interpreter; ``BENCH_LIVE_WORKERS=N`` puts them on
+a second server of N workers (same database, Redis between the two).
 
     scripts/with_servers.sh .venv/bin/python bench/fanout.py
 """
