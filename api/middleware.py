@@ -146,3 +146,40 @@ async def _send_problem(send: Callable[[Message], Awaitable[None]], status: int,
         (b"connection", b"close"),
     ]})
     await send({"type": "http.response.body", "body": body})
+
+
+class StaticFilesMiddleware:
+    """WhiteNoise's static files, without making every request synchronous. WhiteNoise's
+    middleware is synchronous only, so under ASGI Django would run the whole middleware
+    chain of every request (an order, each long-poll) in a thread of its own, created per
+    request, and hop back to the event loop for the view; here only a static file is served
+    in a thread."""
+
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
+        from whitenoise.middleware import WhiteNoiseMiddleware
+
+        self.get_response = get_response
+        self.static = WhiteNoiseMiddleware(get_response)
+        self.is_async = iscoroutinefunction(get_response)
+        if self.is_async:
+            markcoroutinefunction(self)
+
+    def __call__(self, request: HttpRequest) -> Any:
+        if self.is_async:
+            return self._acall(request)
+        return self.static(request)
+
+    async def _acall(self, request: HttpRequest) -> Any:
+        from asgiref.sync import sync_to_async
+
+        static = self.static
+        if static.autorefresh:  # DEBUG: it looks on disk
+            found = await sync_to_async(static.find_file)(request.path_info)
+        else:
+            found = static.files.get(request.path_info)
+        if found is None:
+            return await self.get_response(request)
+        return await sync_to_async(static.serve)(found, request)

@@ -5,7 +5,9 @@ open, interleaved over ``BENCH_ROUNDS`` rounds (default and minimum 3). Prints t
 and the web processes' CPU; asserts no timings, only that every order was answered 201 and
 that every reader received exactly the records its viewer may see, each once and in order
 (a third of the readers are the seat that writes the private notes, a third the other seat,
-a third the public).
+a third the public). The readers run in a child process, so that parsing their bytes does
+not compete with the timed orders for this interpreter; ``BENCH_LIVE_WORKERS=N`` puts them on
+a second server of N workers (same database, Redis between the two).
 
     scripts/with_servers.sh .venv/bin/python bench/fanout.py
 """
@@ -13,7 +15,9 @@ a third the public).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import multiprocessing
 import os
 import statistics
 import sys
@@ -25,13 +29,16 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.streams import AsgiServer, Loop, Orders, SseStream, _setup_database, open_streams  # noqa: E402
+from bench.streams import AsgiServer, Orders, SseStream, _setup_database, open_streams  # noqa: E402
 
 STREAMS = int(os.environ.get("BENCH_STREAMS", "500"))
 POLLS = int(os.environ.get("BENCH_POLLS", "100"))
 ORDERS = int(os.environ.get("BENCH_ORDERS", "40"))
 ROUNDS = max(3, int(os.environ.get("BENCH_ROUNDS", "3")))
 WORKERS = int(os.environ.get("BENCH_WEB_WORKERS", "3"))  # docker-compose.yml's web
+#: With a number, the readers read from a second server of that many workers (same database,
+#: Redis between them), as a deployment that serves the live reads apart from orders would.
+LIVE_WORKERS = int(os.environ.get("BENCH_LIVE_WORKERS", "0"))
 
 
 class LongPoll:
@@ -130,35 +137,35 @@ def main() -> None:
     var = Path(os.environ.get("REFEREE_VAR_DIR", "/tmp")) / "bench-fanout"
     load_at_start = os.getloadavg()
     rows: list[tuple[float, float, float, float, float]] = []
-    with AsgiServer(database_url, var, workers=WORKERS) as server:
-        loop = Loop()
+    with contextlib.ExitStack() as servers:
+        server = servers.enter_context(AsgiServer(database_url, var, workers=WORKERS))
+        live = servers.enter_context(AsgiServer(database_url, var / "live", workers=LIVE_WORKERS)) \
+            if LIVE_WORKERS else server
         orders = Orders(server.port, tokens[0])
-        try:
-            orders.many(game_id, 20, "warm-up")
-            for round_ in range(ROUNDS):
-                sides = ("none", "readers") if round_ % 2 == 0 else ("readers", "none")
-                took: dict[str, tuple[float, float, float]] = {}
-                for side in sides:
-                    if side == "none":
-                        cpu = cpu_seconds(server.proc.pid)
-                        started = time.perf_counter()
-                        times = orders.many(game_id, ORDERS, f"round {round_} alone")
-                        took[side] = (statistics.median(times), cpu_seconds(server.proc.pid) - cpu,
-                                      time.perf_counter() - started)
-                    else:
-                        took[side] = with_readers(loop, server, orders, game_id, kinds, round_, selectors)
-                none, readers = took["none"], took["readers"]
-                rows.append((none[0], readers[0], readers[0] / none[0], readers[1] / readers[2], none[1] / none[2]))
-                print(f"round {round_ + 1}: order p50 {none[0] * 1000:.1f} ms with no reader, "
-                      f"{readers[0] * 1000:.1f} ms with {STREAMS} streams and {POLLS} long-polls on the game "
-                      f"(x{readers[0] / none[0]:.2f}); web CPU {readers[1] / readers[2]:.0%} vs {none[1] / none[2]:.0%}",
-                      flush=True)
-        finally:
-            loop.close()
+        orders.many(game_id, 20, "warm-up")
+        for round_ in range(ROUNDS):
+            sides = ("none", "readers") if round_ % 2 == 0 else ("readers", "none")
+            took: dict[str, tuple[float, float, float]] = {}
+            for side in sides:
+                if side == "none":
+                    cpu = cpu_seconds(server.proc.pid)
+                    started = time.perf_counter()
+                    times = orders.many(game_id, ORDERS, f"round {round_} alone")
+                    took[side] = (statistics.median(times), cpu_seconds(server.proc.pid) - cpu,
+                                  time.perf_counter() - started)
+                else:
+                    took[side] = with_readers(server, live.port, orders, game_id, kinds, round_, selectors)
+            none, readers = took["none"], took["readers"]
+            rows.append((none[0], readers[0], readers[0] / none[0], readers[1] / readers[2], none[1] / none[2]))
+            print(f"round {round_ + 1}: order p50 {none[0] * 1000:.1f} ms with no reader, "
+                  f"{readers[0] * 1000:.1f} ms with {STREAMS} streams and {POLLS} long-polls on the game "
+                  f"(x{readers[0] / none[0]:.2f}); web CPU {readers[1] / readers[2]:.0%} vs {none[1] / none[2]:.0%}",
+                  flush=True)
     ratios = [r[2] for r in rows]
     print()
     print(f"load average {load_at_start[0]:.1f} at the start, {os.getloadavg()[0]:.1f} at the end; "
-          f"{os.cpu_count()} cores; gunicorn with {WORKERS} uvicorn workers; {ROUNDS} interleaved rounds of "
+          f"{os.cpu_count()} cores; gunicorn with {WORKERS} uvicorn workers"
+          f"{f' (the readers on another with {LIVE_WORKERS})' if LIVE_WORKERS else ''}; {ROUNDS} interleaved rounds of "
           f"{ORDERS} orders per side, min / median / max")
     print(f"order p50, no reader open:             {spread([r[0] * 1000 for r in rows], '{:.1f}')} ms")
     print(f"order p50, {STREAMS} streams + {POLLS} long-polls: {spread([r[1] * 1000 for r in rows], '{:.1f}')} ms")
@@ -177,54 +184,88 @@ def spread(values: list[float], fmt: str = "{:.2f}") -> str:
     return of(values, fmt)
 
 
-def with_readers(loop: Loop, server: AsgiServer, orders: Orders, game_id: str,
+def with_readers(server: AsgiServer, live_port: int, orders: Orders, game_id: str,
                  kinds: list[tuple[dict[str, str], Any]], round_: int, selectors: Any) -> tuple[float, float, float]:
-    """Open the readers on the played game, time the orders, then check what each got."""
+    """Open the readers on the played game (in a child process: parsing 600 readers' bytes
+    must not compete with the orders' timing for this interpreter), time the orders, then
+    check what each reader got."""
     start = {viewer: selectors.viewer_log_position(game_id=game_id, viewer=viewer) for _, viewer in kinds}
-    per_kind = [STREAMS // len(kinds) + (i < STREAMS % len(kinds)) for i in range(len(kinds))]
-    streams: list[tuple[Any, SseStream]] = []
-    for (headers, viewer), n in zip(kinds, per_kind, strict=True):
-        opened = loop.run(open_streams(server.port, f"/api/games/{game_id}/stream/?after={start[viewer]}", n, headers))
-        streams += [(viewer, s) for s in opened]
-    assert all(s.status == 200 for _, s in streams), "a stream was refused"
-    polls = [(kinds[i % len(kinds)][1], LongPoll(server.port, game_id, start[kinds[i % len(kinds)][1]],
-                                                 kinds[i % len(kinds)][0])) for i in range(POLLS)]
-    for _, p in polls:
-        loop.spawn(p.run())
-    time.sleep(2.0)  # every long-poll has sent its first request and waits
+    per_kind = [(STREAMS // len(kinds) + (i < STREAMS % len(kinds)), POLLS // len(kinds) + (i < POLLS % len(kinds)))
+                for i in range(len(kinds))]
+    specs = [(headers, start[viewer], n_streams, n_polls)
+             for (headers, viewer), (n_streams, n_polls) in zip(kinds, per_kind, strict=True)]
+    ctx = multiprocessing.get_context("spawn")
+    ours, theirs = ctx.Pipe()
+    child = ctx.Process(target=readers_child, args=(theirs, live_port, game_id, specs), daemon=True)
+    child.start()
     try:
+        _expect(ours, "ready", 180)
         cpu = cpu_seconds(server.proc.pid)
         started = time.perf_counter()
         times = orders.many(game_id, ORDERS, f"round {round_} with readers")
         took = (statistics.median(times), cpu_seconds(server.proc.pid) - cpu, time.perf_counter() - started)
-        expected = {viewer: selectors.game_events_list(game_id=game_id, viewer=viewer, after=start[viewer])
-                    for _, viewer in kinds}
-        for viewer, s in streams:
-            want = len(expected[viewer])
-            assert loop.run(s.until(lambda s, want=want: len(s.records) >= want, 60)), "a stream fell silent"
-            assert s.records == expected[viewer], f"a stream of {viewer} got {len(s.records)} records, not its feed"
-        for viewer, p in polls:
-            assert loop.run(p.until(len(expected[viewer]), 60)), "a long-poll fell silent"
-            assert p.records == expected[viewer], f"a long-poll of {viewer} got {len(p.records)} records, not its feed"
-        assert any(e["type"] == "NoteWritten" for e in expected[kinds[0][1]])
-        assert not any(e["type"] == "NoteWritten" for v, e in ((v, e) for v in expected for e in expected[v])
-                       if v != kinds[0][1]), "another viewer sees the notes"
+        expected = [selectors.game_events_list(game_id=game_id, viewer=viewer, after=start[viewer])
+                    for _, viewer in kinds]
+        assert any(e["type"] == "NoteWritten" for e in expected[0])
+        assert not any(e["type"] == "NoteWritten" for feed in expected[1:] for e in feed), "another viewer sees the notes"
+        ours.send(expected)
+        _expect(ours, "checked", 180)
     finally:
-        loop.run(_close([s for _, s in streams]))
-        loop.run(_cancel_polls())
+        child.join(30)
+        if child.is_alive():
+            child.kill()
     time.sleep(1.0)  # the server lets them go
     return took
 
 
-async def _close(streams: list[SseStream]) -> None:
-    for s in streams:
-        s.close()
+def _expect(conn: Any, what: str, timeout: float) -> None:
+    if not conn.poll(timeout):
+        raise AssertionError(f"the readers' process did not report {what!r} in {timeout:.0f} s")
+    got, detail = conn.recv()
+    if got != what:
+        raise AssertionError(f"the readers' process: {detail}")
 
 
-async def _cancel_polls() -> None:
-    for task in asyncio.all_tasks():
-        if getattr(task.get_coro(), "__qualname__", "") == "LongPoll.run":
+def readers_child(conn: Any, port: int, game_id: str, specs: list[tuple[dict[str, str], int, int, int]]) -> None:
+    """In a child process: per viewer kind, its streams and long-polls from its start; reports
+    "ready" once they wait, then checks each against the feed the parent sends."""
+    try:
+        asyncio.run(_readers(conn, port, game_id, specs))
+    except BaseException as exc:  # the parent must hear of it, not wait
+        conn.send(("failed", f"{type(exc).__name__}: {exc}"))
+        raise
+
+
+async def _readers(conn: Any, port: int, game_id: str, specs: list[tuple[dict[str, str], int, int, int]]) -> None:
+    streams: list[list[SseStream]] = []
+    polls: list[list[LongPoll]] = []
+    tasks: list[asyncio.Task[None]] = []
+    for headers, after, n_streams, n_polls in specs:
+        opened = await open_streams(port, f"/api/games/{game_id}/stream/?after={after}", n_streams, headers)
+        assert all(s.status == 200 for s in opened), "a stream was refused"
+        streams.append(opened)
+        polls.append([LongPoll(port, game_id, after, headers) for _ in range(n_polls)])
+        tasks += [asyncio.get_running_loop().create_task(p.run()) for p in polls[-1]]
+    await asyncio.sleep(2.0)  # every long-poll has sent its first request and waits
+    conn.send(("ready", None))
+    expected = await asyncio.get_running_loop().run_in_executor(None, conn.recv)
+    try:
+        for feed, kind_streams, kind_polls in zip(expected, streams, polls, strict=True):
+            want = len(feed)
+            for s in kind_streams:
+                assert await s.until(lambda s, want=want: len(s.records) >= want, 60), "a stream fell silent"
+                assert s.records == feed, f"a stream got {len(s.records)} records, not its viewer's {want}"
+            for p in kind_polls:
+                assert await p.until(want, 60), "a long-poll fell silent"
+                assert p.records == feed, f"a long-poll got {len(p.records)} records, not its viewer's {want}"
+    finally:
+        for kind_streams in streams:
+            for s in kind_streams:
+                s.close()
+        for task in tasks:
             task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    conn.send(("checked", None))
 
 
 if __name__ == "__main__":

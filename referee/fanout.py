@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import bisect
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,11 +41,26 @@ def sse_bytes(item: dict[str, Any]) -> bytes:
 class Entry:
     """One record as one viewer class sees it; encoded once for all the class's streams."""
 
-    __slots__ = ("item", "real", "_sse")
+    __slots__ = ("item", "real", "_sse", "_memo")
 
     def __init__(self, item: dict[str, Any], real: int) -> None:
         self.item, self.real = item, real
         self._sse: bytes | None = None
+        self._memo: dict[Hashable, bytes] | None = None
+
+    def memo(self, key: Hashable, make: Callable[[], bytes]) -> bytes:
+        """Bytes that depend only on this entry and the class's entries after it (a page of a
+        long-poll answer starting here, several SSE events joined): made once for every reader
+        of the class that is sent them. The entries after one never change (the log only
+        grows, and a class shared out anew gets new entries)."""
+        if self._memo is None:
+            self._memo = {}
+        found = self._memo.get(key)
+        if found is None:
+            found = make()
+            if len(self._memo) < 16:  # a few shapes in practice; never grow without bound
+                self._memo[key] = found
+        return found
 
     @property
     def seq(self) -> int:

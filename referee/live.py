@@ -32,12 +32,14 @@ from typing import Any
 from django.conf import settings
 
 from games.base import Viewer
-from referee.fanout import Entry, Tail, advance
+from referee.fanout import Entry, Share, Tail, advance
 from referee.outbox import Outbox
 
 log = logging.getLogger(__name__)
 
 CHANNEL = "referee:appended"
+#: How long a process keeps following a game after its last reader left.
+LINGER_SECONDS = 5.0
 
 #: Database reads of the live endpoints under ASGI run here: a few threads, so a few
 #: connections, however many readers wait.
@@ -133,6 +135,44 @@ def hub() -> Hub:
     return found
 
 
+class Change:
+    """Fires once, when the game's next read is in: every reader waiting on it wakes.
+
+    What ``asyncio.wait_for(event.wait(), timeout)`` does, without its task per wait: with
+    hundreds of streams on a game, each new record woke as many tasks again."""
+
+    __slots__ = ("fired", "waiters")
+
+    def __init__(self) -> None:
+        self.fired = False
+        self.waiters: set[asyncio.Future[bool]] = set()
+
+    def fire(self) -> None:
+        self.fired = True
+        for waiter in self.waiters:
+            if not waiter.done():
+                waiter.set_result(True)
+        self.waiters.clear()
+
+    async def wait(self, timeout: float) -> bool:
+        if self.fired:
+            return True
+        loop = asyncio.get_running_loop()
+        waiter: asyncio.Future[bool] = loop.create_future()
+        self.waiters.add(waiter)
+        timer = loop.call_later(timeout, _time_up, waiter)
+        try:
+            return await waiter
+        finally:
+            timer.cancel()
+            self.waiters.discard(waiter)
+
+
+def _time_up(waiter: asyncio.Future[bool]) -> None:
+    if not waiter.done():
+        waiter.set_result(False)
+
+
 class GameFeed:
     """A watched game in one hub: its readers' viewers, the tail last read for them, and
     the event the next tail sets."""
@@ -141,9 +181,12 @@ class GameFeed:
         self.game_id = game_id
         self.viewers: Counter[Viewer] = Counter()
         self.tail: Tail | None = None
-        self.changed = asyncio.Event()
+        self.changed = Change()
         self.running = False
         self.again = False
+        self.idle_since = 0.0
+        self.started = float("-inf")  # when the last read began (loop time)
+        self.due: asyncio.TimerHandle | None = None  # a read put off by wake()
 
 
 class Hub:
@@ -179,10 +222,32 @@ class Hub:
         if feed.viewers[viewer] <= 0:
             del feed.viewers[viewer]
         if not feed.viewers:
-            del self._feeds[game_id]
+            # Kept (and kept up to date) a little longer: a long-poll answered comes back
+            # at once for what follows, and finds the game's read still there.
+            feed.idle_since = time.monotonic()
+            asyncio.get_running_loop().call_later(LINGER_SECONDS, self._drop_if_idle, feed)
+
+    def _drop_if_idle(self, feed: GameFeed) -> None:
+        if feed.viewers or self._feeds.get(feed.game_id) is not feed:
+            return
+        left = feed.idle_since + LINGER_SECONDS - time.monotonic()
+        if left > 0.01:  # it had readers again since, then none: count from then
+            asyncio.get_running_loop().call_later(left, self._drop_if_idle, feed)
+            return
+        del self._feeds[feed.game_id]
 
     def readers(self) -> int:
         return sum(sum(f.viewers.values()) for f in self._feeds.values())
+
+    def share_of(self, game_id: str, viewer: Viewer) -> Share | None:
+        """What ``viewer`` sees of the game's records as this process follows them now, or
+        None when it does not follow the game (or not yet for that viewer's class). A
+        followed game's tail takes in every append that commits (``wake``, the poll), so a
+        reader may wait on it for what comes after."""
+        feed = self._feeds.get(str(game_id))
+        if feed is None or feed.tail is None:
+            return None
+        return feed.tail.shares.get(viewer)
 
     async def next_entries(self, game_id: str, viewer: Viewer, after: int, timeout: float) -> list[Entry] | None:
         """What ``viewer`` sees after its record ``after``, as soon as there is some, or []
@@ -203,18 +268,29 @@ class Hub:
             if left <= 0 or not await self.wait(changed, left):
                 return []
 
-    async def wait(self, event: asyncio.Event, timeout: float) -> bool:
-        """True when ``event`` is set, False when ``timeout`` passed first."""
-        try:
-            await asyncio.wait_for(event.wait(), timeout)
-        except TimeoutError:
-            return False
-        return True
+    async def wait(self, change: Change, timeout: float) -> bool:
+        """True when ``change`` fires, False when ``timeout`` passed first."""
+        return await change.wait(timeout)
 
     def wake(self, game_id: str) -> None:
-        """The log of ``game_id`` grew: read it once for its readers here, if any."""
+        """The log of ``game_id`` grew: read it once for its readers here, if any. At most
+        one read starts per ``REFEREE_LIVE_COALESCE_SECONDS``: appends that follow each
+        other closely reach the readers together, so a game written to many times a second
+        costs its readers' process a bounded number of wake-ups (each a write per stream,
+        an answer and a new request per long-poll), not one per append."""
         feed = self._feeds.get(str(game_id))
-        if feed is not None:
+        if feed is None or feed.due is not None:
+            return  # a read is already due, and it starts after this append committed
+        loop = asyncio.get_running_loop()
+        delay = feed.started + float(getattr(settings, "REFEREE_LIVE_COALESCE_SECONDS", 0.0)) - loop.time()
+        if delay <= 0:
+            self._refresh(feed)
+        else:
+            feed.due = loop.call_later(delay, self._refresh_due, feed)
+
+    def _refresh_due(self, feed: GameFeed) -> None:
+        feed.due = None
+        if self._feeds.get(feed.game_id) is feed:
             self._refresh(feed)
 
     # --- the shared read -------------------------------------------------------------------
@@ -231,16 +307,21 @@ class Hub:
         try:
             while True:
                 feed.again = False
+                feed.started = loop.time()
                 try:
-                    feed.tail = await loop.run_in_executor(
-                        self._executor, _advance, feed.game_id, feed.tail, list(feed.viewers))
+                    # The classes shared out before stay while the game is followed: the
+                    # same few (the public, each seat, moderators) come back at once.
+                    before = feed.tail
+                    classes = list(dict.fromkeys([*feed.viewers, *(before.shares if before else ())]))
+                    feed.tail = await loop.run_in_executor(self._executor, _advance, feed.game_id, before, classes)
                 except Exception as exc:  # the database away: try again shortly, readers keep waiting
                     log.warning("live: could not read the log of %s: %s", feed.game_id, exc)
                     await asyncio.sleep(1.0)
                     feed.again = bool(feed.viewers)
                 else:
-                    woken, feed.changed = feed.changed, asyncio.Event()
-                    woken.set()
+                    if _news(before, feed.tail):  # (an append announced twice, here and by Redis, is read once)
+                        woken, feed.changed = feed.changed, Change()
+                        woken.fire()
                 if not feed.again or self._feeds.get(feed.game_id) is not feed:
                     return
         finally:
@@ -303,6 +384,12 @@ class Hub:
                 feed = self._feeds.get(game_id)
                 if feed is not None and (feed.tail is None or latest.get(game_id, 0) > feed.tail.head):
                     self._refresh(feed)
+
+
+def _news(before: Tail | None, after: Tail) -> bool:
+    """Whether a read gave the readers anything: a share is new whenever it has new entries
+    (or its class is new, or the game's settings changed); one with nothing new is kept."""
+    return before is None or any(share is not before.shares.get(viewer) for viewer, share in after.shares.items())
 
 
 def _advance(game_id: str, tail: Tail | None, viewers: list[Viewer]) -> Tail:

@@ -72,7 +72,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Static files (the offline API docs' assets, the admin's) from the web process itself:
     # under uvicorn or gunicorn nothing else serves them.
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "api.middleware.StaticFilesMiddleware",  # WhiteNoise, leaving other requests async
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -136,6 +136,9 @@ LIVE_REDIS_URL = next((u for u in (CACHE_URL, os.environ.get("CELERY_BROKER_URL"
 #: How often each process asks the database about the games it watches, in case a notice
 #: was lost (or nobody sent one).
 REFEREE_LIVE_POLL_SECONDS = float(os.environ.get("REFEREE_LIVE_POLL_SECONDS", "2"))
+#: At most one read of a game's new records per this many seconds and web process: appends in
+#: quick succession reach the game's readers together (referee.live.Hub.wake).
+REFEREE_LIVE_COALESCE_SECONDS = float(os.environ.get("REFEREE_LIVE_COALESCE_SECONDS", "0.2"))
 #: Server-sent-event streams send a comment this often so proxies keep them open.
 REFEREE_STREAM_HEARTBEAT_SECONDS = float(os.environ.get("REFEREE_STREAM_HEARTBEAT_SECONDS", "15"))
 #: Bodies above this many bytes are refused with 413 before they are read.

@@ -4,6 +4,7 @@ import contextlib
 import time
 import uuid
 
+from django.http import HttpRequest
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
@@ -76,6 +77,23 @@ class GameEventsApi(LiveApiView):
         ],
         responses=OutputSerializer,
     )
+    @staticmethod
+    def long_poll_params(request: HttpRequest) -> tuple[int, int, int] | None:
+        """``(after, limit, wait)`` of a long-poll whose answer is the plain JSON page (so the
+        shared read may give it), or None for anything else (the view answers that)."""
+        query = request.GET
+        if not set(query) <= {"after", "limit", "wait", "as"} or request.META.get("HTTP_ACCEPT", "") not in (
+                "", "*/*", "application/json"):
+            return None
+        try:
+            after, limit, wait = (int(query.get(name) or default) for name, default in
+                                  (("after", 0), ("limit", 100), ("wait", 0)))
+        except ValueError:
+            return None
+        if 0 <= after <= 10**9 and 1 <= limit <= 500 and 1 <= wait <= MAX_WAIT_SECONDS:
+            return after, limit, wait
+        return None
+
     def get(self, request: Request, game_id: str) -> Response:
         game = game_for(request, game_id)
         after = int_param(request, "after", 0)
@@ -84,22 +102,28 @@ class GameEventsApi(LiveApiView):
         who = viewer(request, game)
         pk = str(game.pk)
         events = selectors.game_events_list(game_id=pk, viewer=who, after=after)
-        if not events and wait and getattr(request, "live_no_wait", False):
-            # Under ASGI the async entry waits for the next append without a thread.
+        # Under ASGI the async entry waits for the next append without a thread, and answers
+        # these credentials' next long-polls from the process's shared read for a moment.
+        in_async_entry = bool(wait) and getattr(request, "live_no_wait", False)
+        if in_async_entry and not events:
             response = Response({"events": [], "next_after": after, "more": False})
             response.live_wait = (wait, pk, who, after, limit)  # type: ignore[attr-defined]
-            return response
-        deadline = time.monotonic() + wait
-        with metrics.reading(metrics.LONG_POLL) if not events and wait else contextlib.nullcontext():
-            while not events and time.monotonic() < deadline:  # WSGI: this thread waits
-                live.wait_blocking(pk, min(1.0, deadline - time.monotonic()))
-                events = selectors.game_events_list(game_id=pk, viewer=who, after=after)
-        page = events[:limit]
-        return Response({
-            "events": page,
-            "next_after": page[-1]["seq"] if page else after,
-            "more": len(events) > limit,
-        })
+        else:
+            deadline = time.monotonic() + wait
+            with metrics.reading(metrics.LONG_POLL) if not events and wait else contextlib.nullcontext():
+                while not events and time.monotonic() < deadline:  # WSGI: this thread waits
+                    live.wait_blocking(pk, min(1.0, deadline - time.monotonic()))
+                    events = selectors.game_events_list(game_id=pk, viewer=who, after=after)
+            page = events[:limit]
+            response = Response({
+                "events": page,
+                "next_after": page[-1]["seq"] if page else after,
+                "more": len(events) > limit,
+            })
+        if in_async_entry:
+            user = request.user.pk if request.user.is_authenticated else None
+            response.live_grant = (pk, who, user)  # type: ignore[attr-defined]
+        return response
 
 
 class OrderOutput(serializers.Serializer):

@@ -138,3 +138,48 @@ def test_an_append_costs_a_process_the_same_statements_for_one_reader_or_a_hundr
     many, _, _ = play_with_readers(25, settings)
     # The game's row and the records after the tail: one read per append, shared by all.
     assert few == many == [2, 2, 2]
+
+
+def test_appends_announced_while_a_read_is_due_reach_the_readers_together_in_one_read(committed, settings):
+    settings.LIVE_REDIS_URL = None
+    settings.REFEREE_LIVE_POLL_SECONDS = 10**6
+    settings.REFEREE_LIVE_COALESCE_SECONDS = 3600  # the due read runs when the test says so (no clock)
+    game, seats = started_game()
+    game_id, me = str(game.pk), Viewer.for_seat(seats[0].number)
+    readers = [Reader(game_id, me) for _ in range(5)]
+    counted, loop = Counted(), Loop()
+    try:
+        hub = loop.run(_hub(counted))
+        for reader in readers:
+            loop.spawn(reader.run(hub))
+        wait_until(lambda: hub.readers() == 5 and hub.share_of(game_id, me) is not None, "the readers wait")
+
+        def append_and_announce(text: str) -> None:
+            services.command_handle(game_id=game_id, user=seats[0].user, command_type="WriteNote",
+                                    payload={"text": text})
+            loop.loop.call_soon_threadsafe(hub.wake, game_id)
+
+        feed = hub._feeds[game_id]
+
+        async def due_now() -> None:
+            feed.due.cancel()
+            hub._refresh_due(feed)
+
+        # The readers' first read has just run: what is announced now waits for the next.
+        append_and_announce("first")
+        wait_until(lambda: feed.due is not None, "a read is due")
+        loop.run(due_now())
+        wait_until(lambda: all("first" in repr(r.got) for r in readers), "the first note reaches every reader")
+        before = counted.statements()
+        append_and_announce("second")
+        append_and_announce("third")
+        wait_until(lambda: feed.due is not None, "a read is due")
+        assert counted.statements() == before and not any("second" in repr(r.got) for r in readers)
+        loop.run(due_now())
+        want = selectors.game_events_list(game_id=game_id, viewer=me, after=readers[0].start)
+        wait_until(lambda: all(len(r.got) >= len(want) for r in readers), "both notes reach every reader")
+        assert counted.statements() - before == 2  # one read for the two appends
+        assert all(r.got == want for r in readers)  # each record once, in order
+    finally:
+        loop.close()
+        counted.close()
