@@ -12,7 +12,7 @@ from django.db.models import F
 
 from games.base import RuleViolation
 from referee.errors import InvalidSetting, RefereeError
-from referee.models import RatedGame, Rating, RatingChange, Seat
+from referee.models import Game, RatedGame, Rating, RatingChange, Seat
 from referee.rating_model import PLAYERS, Skill, ladder_of, shown
 from referee.rulesets import get_registry
 
@@ -81,19 +81,30 @@ def player_ratings_get(*, username: str) -> dict[str, Any]:
     return {"username": user.get_username(), "ratings": ratings}
 
 
-def ratings_beside(*, ruleset: str, user_ids: Iterable[int | None]) -> dict[int, dict[str, Any]]:
-    """The ratings to show beside these players' names in a game of ``ruleset``."""
-    ids = {u for u in user_ids if u is not None}
-    if not ids:
+def ratings_beside(*, games: Iterable[Game]) -> dict[int, dict[str, Any]]:
+    """Per seat (its ``pk``) of these games: the rating of its player on the ladder of the
+    game's ruleset, to show beside the name, for every seat of every game in one statement
+    (the seats themselves come from ``game.seats.all()``: prefetch them for a list). A seat
+    with no player, or one not rated yet there, has no entry."""
+    seats = [(seat, game.ruleset) for game in games for seat in game.seats.all() if seat.user_id is not None]
+    if not seats:
         return {}
+    rows = Rating.objects.filter(user_id__in={s.user_id for s, _ in seats}, ruleset__in={r for _, r in seats})
+    skills = {(r.user_id, r.ruleset, r.ladder): Skill(r.mu, r.sigma)
+              for r in rows.only("user_id", "ruleset", "ladder", "mu", "sigma")}
+    out = {}
+    for seat, ruleset in seats:
+        skill = skills.get((seat.user_id, ruleset, _ladder_or_players(ruleset)))
+        if skill is not None:
+            out[seat.pk] = {"rating": skill.shown, "provisional": skill.provisional}
+    return out
+
+
+def _ladder_or_players(ruleset: str) -> str:
     try:
-        ladder = ladder_of(get_registry().get(ruleset))
-    except RuleViolation:
-        ladder = PLAYERS
-    return {
-        r.user_id: {"rating": Skill(r.mu, r.sigma).shown, "provisional": Skill(r.mu, r.sigma).provisional}
-        for r in Rating.objects.filter(ruleset=ruleset, ladder=ladder, user_id__in=ids)
-    }
+        return ladder_of(get_registry().get(ruleset))
+    except RuleViolation:  # a ruleset no longer installed: its games were people's
+        return PLAYERS
 
 
 def rating_label(entry: dict[str, Any] | None) -> str:
