@@ -14,38 +14,10 @@ from referee import ratings, ratings_admin, services
 from referee.errors import GameNotActive, SeatError
 from referee.models import Event, Game, RatedGame, Rating, RatingChange, Seat
 from referee.rating_model import rate
-from tests.factories import GameFactory, ModeratorFactory, SeatFactory, UserFactory
+from tests.factories import ModeratorFactory, UserFactory
+from tests.rated_games import new_game, play_out, to_the_brink
 
 pytestmark = [pytest.mark.postgres]
-
-
-def new_game(users, *, rated: bool = True) -> tuple[Game, list[Seat]]:
-    game = GameFactory(settings={"target": 1}, rated=rated, seats=len(users))
-    seats = [SeatFactory(game=game, user=u) for u in users]
-    services.game_start(game=game)
-    services.game_run_pending(game_id=str(game.pk))
-    return game, seats
-
-
-def acting(game: Game, seats: list[Seat]) -> tuple[Seat, object]:
-    state, _ = services.referee_get().current(str(game.pk))
-    return next(s for s in seats if s.number == state.order[state.to_move]), state
-
-
-def to_the_brink(game: Game, seats: list[Seat]) -> Seat:
-    """Roll until the acting seat has points in hand: its Hold then wins (target 1)."""
-    for _ in range(200):
-        seat, state = acting(game, seats)
-        if state.turn_total > 0:
-            return seat
-        services.command_handle(game_id=str(game.pk), user=seat.user, command_type="Roll", payload={})
-        services.game_run_pending(game_id=str(game.pk))
-    raise AssertionError("no points in 200 rolls")
-
-
-def play_out(game: Game, seats: list[Seat]) -> None:
-    seat = to_the_brink(game, seats)
-    services.command_handle(game_id=str(game.pk), user=seat.user, command_type="Hold", payload={})
 
 
 @pytest.mark.django_db

@@ -127,3 +127,26 @@ def test_the_game_page_shows_each_players_rating_read_in_one_statement_for_all_s
     four, html = page_statements(4)
     assert html.count('class="rating"') == 4
     assert two == four, (two, four)
+
+
+def test_a_moderator_voids_a_finished_game_from_the_audit_page_with_a_reason():
+    from referee.models import RatedGame
+    from tests.factories import ModeratorFactory
+    from tests.rated_games import new_game, play_out
+
+    game, seats = new_game([UserFactory(), UserFactory()])
+    play_out(game, seats)
+    client = Client()
+    client.force_login(ModeratorFactory())
+    page = client.get(f"/games/{game.pk}/audit/").content.decode()
+    assert 'id="void-form"' in page and 'id="void-reason" name="reason" required' in page
+    blank = client.post(f"/games/{game.pk}/audit/", {"action": "void", "reason": " "}, follow=True).content.decode()
+    assert "Not voided: Say why" in blank and not RatedGame.objects.get(game=game).voided_reason
+    done = client.post(f"/games/{game.pk}/audit/", {"action": "void", "reason": "A bot in a people's game."},
+                       follow=True).content.decode()
+    assert "Its rating changes were taken back." in done
+    assert '<p id="voided">Voided: A bot in a people&#x27;s game.</p>' in done and 'id="void-form"' not in done
+    assert RatedGame.objects.get(game=game).voided_reason == "A bot in a people's game."
+    game_page = Client().get(f"/games/{game.pk}/").content.decode()
+    assert "A moderator voided the game: its result counts for nothing. Reason: A bot in a people&#x27;s game." in game_page
+    assert 'id="result-ratings"' not in game_page
