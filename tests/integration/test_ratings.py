@@ -137,3 +137,29 @@ def test_two_games_ending_at_the_same_moment_are_each_counted_once(committed):
     counted = ratings.ratings_snapshot()
     ratings_admin.ratings_rebuild_from_logs()
     assert ratings.ratings_snapshot() == counted
+
+
+#: The order that ends a casual Pig game: its own statements (as any order: the seat and the
+#: game locked, the log's tail, the append, the due rows ...), the game marked finished, and
+#: the ratings' one question, which finds no rated seat.
+CASUAL_END = 9
+#: A rated end adds, however many players: creating the missing ratings, locking the
+#: players' rows, numbering the end, writing the changes, updating the ratings.
+RATED_END = CASUAL_END + 5
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_rated_games_end_costs_five_statements_more_than_a_casual_ones_whatever_its_size(players):
+    from django.test.utils import CaptureQueriesContext
+
+    counts = {}
+    for rated in (False, True):
+        game, seats = new_game([UserFactory() for _ in range(players)], rated=rated)
+        seat = to_the_brink(game, seats)
+        with CaptureQueriesContext(connection) as queries:
+            services.command_handle(game_id=str(game.pk), user=seat.user, command_type="Hold", payload={})
+        assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
+        counts[rated] = len(queries.captured_queries)
+    assert RatingChange.objects.filter(rated_game__game=game).count() == players
+    assert counts == {False: CASUAL_END, True: RATED_END}, counts
