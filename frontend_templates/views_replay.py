@@ -18,7 +18,7 @@ from frontend_templates.generic_board import words
 from frontend_templates.generic_text import readable_time
 from frontend_templates.plugins import OrderFormError, render_panel
 from games.base import MODERATOR_VIEW, RuleViolation
-from referee import ratings_admin, selectors, services
+from referee import ratings_admin, ratings_selectors, selectors, services
 from referee import replay as replay_service
 from referee.errors import RefereeError
 
@@ -187,7 +187,7 @@ def audit(request: HttpRequest, game_id: str) -> HttpResponse:
         correction = render_panel(request, pages.correction(position, common.seat_names(game), request.POST), game=game)
     return render(request, "frontend/audit.html", {"game": game, "report": report, "correction": correction,
                                                    "deadline": selectors.game_clock_get(game_id=str(game.pk)).get("deadline"),
-                                                   "voided": ratings_admin.voided_reason(game_id=str(game.pk))})
+                                                   "voided": ratings_selectors.voided_reason(game_id=str(game.pk))})
 
 
 def _moderator_position(game: Any) -> dict[str, Any] | None:

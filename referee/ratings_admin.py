@@ -9,7 +9,8 @@ from django.db import transaction
 from referee import ratings, scheduling
 from referee.errors import GameNotActive, GameNotFound, InvalidSetting, SeatError
 from referee.instance import referee_get
-from referee.models import Event, Game, RatedGame, Seat
+from referee.models import Game, RatedGame, Seat
+from referee.ratings_selectors import voided_reason
 
 
 def standing_from_log(rated: RatedGame) -> ratings.Standing:
@@ -28,13 +29,6 @@ def ratings_rebuild_from_logs() -> int:
     log, then every rating replayed in the order of the ends."""
     standings = {rated.id: standing_from_log(rated) for rated in RatedGame.objects.order_by("id")}
     return ratings.ratings_rebuild(standings=standings)
-
-
-def voided_reason(*, game_id: str) -> str | None:
-    """The public reason a game was voided, from its log (a casual game can be voided too:
-    its result then stands nowhere); None while it has not been."""
-    notice = Event.objects.filter(game_id=game_id, kind="notice", type="GameVoided").only("payload").first()
-    return None if notice is None else str(notice.payload.get("reason", ""))
 
 
 @transaction.atomic

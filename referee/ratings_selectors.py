@@ -12,7 +12,7 @@ from django.db.models import F
 
 from games.base import RuleViolation
 from referee.errors import InvalidSetting, RefereeError
-from referee.models import Game, RatedGame, Rating, RatingChange, Seat
+from referee.models import Event, Game, RatedGame, Rating, RatingChange, Seat
 from referee.rating_model import PLAYERS, Skill, closest_together, ladder_of, shown
 from referee.rulesets import get_registry
 
@@ -128,6 +128,13 @@ def game_rating_changes(*, game_id: str) -> dict[int, dict[str, Any]]:
             out[seats[c.user_id]] = {"before": before, "after": after, "change": after - before,
                                      "provisional": Skill(c.mu_after, c.sigma_after).provisional}
     return out
+
+
+def voided_reason(*, game_id: str) -> str | None:
+    """The public reason a game was voided, from its log (a casual game can be voided too:
+    its result then stands nowhere); None while it has not been."""
+    notice = Event.objects.filter(game_id=game_id, kind="notice", type="GameVoided").only("payload").first()
+    return None if notice is None else str(notice.payload.get("reason", ""))
 
 
 def change_text(change: int) -> str:

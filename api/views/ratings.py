@@ -89,5 +89,5 @@ class GameVoidApi(APIView):
         data.is_valid(raise_exception=True)
         rated = ratings_admin.game_void(game_id=str(game.pk), moderator=request.user,
                                         reason=data.validated_data["reason"])
-        return Response({"game": str(game.pk), "reason": ratings_admin.voided_reason(game_id=str(game.pk)),
+        return Response({"game": str(game.pk), "reason": ratings_selectors.voided_reason(game_id=str(game.pk)),
                          "rated": rated}, status=status.HTTP_201_CREATED)
