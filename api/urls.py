@@ -32,6 +32,7 @@ urlpatterns = [
     path("games/<str:game_id>/corrections/", audit.GameCorrectionApi.as_view(), name="game-corrections"),
     path("games/<str:game_id>/dice/", audit.GameDiceApi.as_view(), name="game-dice"),
     path("games/<str:game_id>/record/", GameRecordApi.as_view(), name="game-record-file"),
+    path("games/<str:game_id>/void/", ratings.GameVoidApi.as_view(), name="game-void"),
     path("rulesets/<str:name>/ladder/", ratings.RulesetLadderApi.as_view(), name="ruleset-ladder"),
     path("players/<str:username>/ratings/", ratings.PlayerRatingsApi.as_view(), name="player-ratings"),
     path("leagues/", lobby.LeagueListApi.as_view(), name="league-list"),

@@ -64,6 +64,7 @@ NOTICES: dict[str, str] = {
     "ModeratorRuling": "A moderator made a correction",
     "DeadlinesExtendedForOutage": "Every deadline was extended",
     "VacationDeclared": "A vacation was declared",
+    "GameVoided": "A moderator voided the game: its result counts for nothing",
 }
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import prefetch_related_objects
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
@@ -17,7 +18,7 @@ from frontend_templates import common, orders
 from frontend_templates.generic_board import words
 from frontend_templates.plugins import OrderFormError, render_panel
 from games.base import RuleViolation
-from referee import lobby, selectors
+from referee import lobby, ratings_selectors, selectors
 from referee.errors import RefereeError
 
 
@@ -41,6 +42,8 @@ def _log_lines(log: list[dict[str, Any]], pages: Any, names: dict[int, str],
 
 def game_detail(request: HttpRequest, game_id: str) -> HttpResponse:
     game = common.game_or_404(request, game_id)
+    # the seats once for the page: the names, the ratings beside them and the count all read them
+    prefetch_related_objects([game], "seats")
     seat = common.my_seat(request, game)
     as_mod = common.wants_moderator(request) and seat is None
     who = common.viewer(request, game, as_moderator=as_mod)
@@ -48,11 +51,12 @@ def game_detail(request: HttpRequest, game_id: str) -> HttpResponse:
     pages = common.pages(game)
     names = common.seat_names(game)
     rules = common.rules(game)
-    seats_taken = game.seats.count()
+    seats_taken = len(game.seats.all())
     ctx: dict[str, Any] = {"game": game, "seat": seat, "names": names, "moderator": common.is_moderator_view(who),
                            "has_png": pages.has_board_png, "live": _stream_urls(str(game.pk)),
                            "min_seats": rules.min_seats, "seats_taken": seats_taken,
-                           "can_start": seats_taken >= rules.min_seats}
+                           "can_start": seats_taken >= rules.min_seats,
+                           "ratings": ratings_selectors.ratings_beside(games=[game])}
     if data is not None:
         log = common.with_causes(selectors.game_events_list(game_id=str(game.pk), viewer=who))
         public = selectors.public_numbers_get(game_id=str(game.pk), viewer=who)

@@ -19,7 +19,7 @@ from frontend_templates import common
 from frontend_templates.generic_text import result_text
 from frontend_templates.plugins import OrderFormError, pages_for, render_panel
 from games.base import Ruleset, RuleViolation
-from referee import lobby, selectors, services
+from referee import lobby, ratings_selectors, selectors, services
 from referee.errors import RefereeError
 from referee.models import Game
 from referee.rulesets import get_registry
@@ -42,7 +42,8 @@ def home(request: HttpRequest) -> HttpResponse:
     open_games = [g for g in games if g.status == Game.Status.OPEN]
     running = [g for g in games if g.status != Game.Status.OPEN]
     mine = selectors.game_ids_played_by(user=request.user)
-    return render(request, "frontend/lobby.html", {"open_games": open_games, "running": running, "mine": mine})
+    return render(request, "frontend/lobby.html", {"open_games": open_games, "running": running, "mine": mine,
+                                                   "ratings": ratings_selectors.ratings_beside(games=games)})
 
 
 def signup(request: HttpRequest) -> HttpResponse:

@@ -18,8 +18,8 @@ from frontend_templates.generic_board import words
 from frontend_templates.generic_text import readable_time
 from frontend_templates.plugins import OrderFormError, render_panel
 from games.base import MODERATOR_VIEW, RuleViolation
+from referee import ratings_admin, ratings_selectors, selectors, services
 from referee import replay as replay_service
-from referee import selectors, services
 from referee.errors import RefereeError
 
 
@@ -163,6 +163,16 @@ def audit(request: HttpRequest, game_id: str) -> HttpResponse:
             if action != "extend":
                 messages.success(request, f"Game {'paused' if action == 'pause' else 'resumed'}.")
         return redirect("game-audit", game_id=game.pk)
+    elif request.method == "POST" and request.POST.get("action") == "void":
+        try:
+            rated = ratings_admin.game_void(game_id=str(game.pk), moderator=request.user,
+                                            reason=request.POST.get("reason", ""))
+        except RefereeError as exc:
+            messages.error(request, f"Not voided: {exc.message}")
+        else:
+            messages.success(request, "The game is void; the reason is public in its log."
+                             + (" Its rating changes were taken back." if rated else ""))
+        return redirect("game-audit", game_id=game.pk)
     elif request.method == "POST" and request.POST.get("action") == "unfreeze":
         try:
             services.game_unfreeze(game_id=str(game.pk), moderator=request.user, reason=request.POST.get("reason", ""))
@@ -176,7 +186,8 @@ def audit(request: HttpRequest, game_id: str) -> HttpResponse:
     if position is not None and game.status == "active":
         correction = render_panel(request, pages.correction(position, common.seat_names(game), request.POST), game=game)
     return render(request, "frontend/audit.html", {"game": game, "report": report, "correction": correction,
-                                                   "deadline": selectors.game_clock_get(game_id=str(game.pk)).get("deadline")})
+                                                   "deadline": selectors.game_clock_get(game_id=str(game.pk)).get("deadline"),
+                                                   "voided": ratings_selectors.voided_reason(game_id=str(game.pk))})
 
 
 def _moderator_position(game: Any) -> dict[str, Any] | None:

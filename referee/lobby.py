@@ -14,7 +14,7 @@ from django.db.models import Q, QuerySet
 
 from games.base import RuleViolation
 from games.serialization import DataError
-from referee import limits, services
+from referee import limits, ratings_selectors, services
 from referee.errors import GameNotActive, GameNotFound, InvalidSetting, SeatError
 from referee.models import Game, Invitation, League, LeagueEntry, Seat
 
@@ -183,6 +183,7 @@ def invitation_withdraw(*, game_id: str, user: AbstractBaseUser, username: str) 
 def league_create(
     *, name: str, ruleset: str, seats_per_game: int, moderator: AbstractBaseUser,
     game_settings: dict[str, Any] | None = None, turn_limit_seconds: int | None = None,
+    seating: str = League.Seating.QUEUE,
 ) -> League:
     if not moderator.is_staff:
         raise SeatError("Only moderators create leagues.")
@@ -192,11 +193,13 @@ def league_create(
     clocked, limit = services.game_clock_settings(rules=rules, settings=game_settings or {},
                                                   turn_limit_seconds=turn_limit_seconds)
     rules.parse_settings(clocked)
+    if seating not in League.Seating.values:
+        raise InvalidSetting("A league seats its games by 'queue' (first come) or by 'rating'.", field="seating")
     if League.objects.filter(name=name.strip()).exists():
         raise InvalidSetting("There is already a league with that name.")
     return League.objects.create(
         name=name.strip(), ruleset=rules.name, seats_per_game=seats_per_game,
-        game_settings=game_settings or {}, turn_limit_seconds=limit,
+        game_settings=game_settings or {}, turn_limit_seconds=limit, seating=League.Seating(seating),
     )
 
 
@@ -211,6 +214,17 @@ def league_queue_join(
 
 
 def league_queue_order(league: League) -> list[LeagueEntry]:
+    """The order players are seated in: the league's seating applied to ``_queue_order``."""
+    entries = _queue_order(league)
+    if league.seating != League.Seating.RATING:
+        return entries
+    by_user = {e.user_id: e for e in entries}
+    order = ratings_selectors.seated_by_rating(ruleset=league.ruleset, queue=list(by_user),
+                                               seats=league.seats_per_game)
+    return [by_user[u] for u in order]
+
+
+def _queue_order(league: League) -> list[LeagueEntry]:
     """Section 4: preference to those who did not play in the last game and to the last
     game's winners; otherwise first come, first served."""
     entries = list(league.entries.select_related("user"))

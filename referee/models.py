@@ -244,6 +244,14 @@ class League(models.Model):
     last_game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 
+    class Seating(models.TextChoices):
+        #: Section 4's order: those who sat out the last game and its winners, then first come.
+        QUEUE = "queue", "first come"
+        #: The first in that order, with the players whose ratings are closest together.
+        RATING = "rating", "by rating"
+
+    seating = models.CharField(max_length=10, choices=Seating.choices, default=Seating.QUEUE)
+
     def __str__(self) -> str:
         return self.name
 

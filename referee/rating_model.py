@@ -70,3 +70,22 @@ def rate(standing: Sequence[Sequence[int]], skills: Mapping[int, Skill]) -> dict
         return {}
     after = MODEL.rate(teams, ranks=ranks)
     return {player: Skill(team[0].mu, team[0].sigma) for player, team in zip(order, after, strict=True)}
+
+
+def closest_together(queue: Sequence[int], mu: Mapping[int, float], seats: int) -> list[int]:
+    """A queue of players (in its order) for a game that seats them by rating: the first in
+    the queue plays, with the ``seats - 1`` others that make the group whose ratings are
+    closest together (the smallest gap between its highest and lowest mean skill ``mu``: the
+    model's estimate, so a player not rated yet counts as average, 25, not as their cautious
+    shown 1000); of equally close groups, the one whose players have waited longer. Then
+    everyone else, in queue order. A queue no longer than ``seats`` is returned as it is."""
+    if len(queue) <= seats or seats < 1:
+        return list(queue)
+    waited = {player: i for i, player in enumerate(queue)}
+    skill = {player: mu.get(player, NEW.mu) for player in queue}
+    by_skill = sorted(queue, key=lambda p: (skill[p], waited[p]))
+    head = by_skill.index(queue[0])
+    groups = [by_skill[start:start + seats]
+              for start in range(max(0, head - seats + 1), min(head, len(queue) - seats) + 1)]
+    chosen = min(groups, key=lambda g: (skill[g[-1]] - skill[g[0]], sum(waited[p] for p in g)))
+    return sorted(chosen, key=waited.__getitem__) + [p for p in queue if p not in chosen]

@@ -18,7 +18,7 @@ from django.db import connection, transaction
 
 from games.base import Result, Ruleset
 from referee import clock
-from referee.models import Game, RatedGame, Rating, RatingChange, Seat
+from referee.models import RatedGame, Rating, RatingChange, Seat
 from referee.rating_model import NEW, Skill, ladder_of, rate
 from referee.store.base import GameInfo
 
@@ -45,16 +45,21 @@ def standing_of(result: Result, users_by_seat: Mapping[int, int]) -> Standing:
 
 def game_ended(info: GameInfo, rules: Ruleset, state: Any) -> None:
     """The referee's hook: count a rated game that an order has just ended by the rules."""
-    game = Game.objects.only("id", "rated").get(pk=info.id)
     result = rules.result(state)
-    if not game.rated or not result.finished:
+    if not result.finished:
         return
-    users = dict(Seat.objects.filter(game_id=info.id, user__isnull=False).values_list("number", "user_id"))
+    # one statement for both questions: no seat comes back from a casual game
+    users = dict(Seat.objects.filter(game_id=info.id, game__rated=True, user__isnull=False)
+                 .values_list("number", "user_id"))
+    if not users:
+        return
     record(game_id=info.id, ruleset=rules.name, ladder=ladder_of(rules), standing=standing_of(result, users),
            ended_at=clock.now())
 
 
-@transaction.atomic
+# No savepoint inside the referee's unit of work: a failure here fails the order's whole
+# transaction anyway, and the pair of statements would be paid at every rated end.
+@transaction.atomic(savepoint=False)
 def record(*, game_id: str, ruleset: str, ladder: str, standing: Standing, ended_at: dt.datetime) -> RatedGame | None:
     """Count one game's end: lock its players' ratings, number the end, apply and store."""
     users = sorted({u for place in standing for u in place})

@@ -10,6 +10,7 @@ from referee import ratings, scheduling
 from referee.errors import GameNotActive, GameNotFound, InvalidSetting, SeatError
 from referee.instance import referee_get
 from referee.models import Game, RatedGame, Seat
+from referee.ratings_selectors import voided_reason
 
 
 def standing_from_log(rated: RatedGame) -> ratings.Standing:
@@ -31,9 +32,10 @@ def ratings_rebuild_from_logs() -> int:
 
 
 @transaction.atomic
-def game_void(*, game_id: str, moderator: AbstractBaseUser, reason: str) -> None:
+def game_void(*, game_id: str, moderator: AbstractBaseUser, reason: str) -> bool:
     """A moderator voids a finished game: a public ``GameVoided`` notice with the reason in
-    its log, and its result no longer counts: every rating is rebuilt without it."""
+    its log, and its result no longer counts: every rating is rebuilt without it. True if
+    the game had counted (its points were taken back)."""
     if not moderator.is_staff:
         raise SeatError("Only moderators may void a game.")
     if not reason.strip():
@@ -44,9 +46,9 @@ def game_void(*, game_id: str, moderator: AbstractBaseUser, reason: str) -> None
         raise GameNotFound("There is no such game.") from None
     if game.status != Game.Status.FINISHED:
         raise GameNotActive("Only a finished game can be voided; a game in play can be paused or corrected.")
-    rated = RatedGame.objects.filter(game=game).first()
-    if rated is not None and rated.voided_reason:
+    if voided_reason(game_id=str(game.pk)) is not None:
         raise GameNotActive("This game has already been voided.")
+    rated = RatedGame.objects.filter(game=game).first()
     scheduling.notice_append(game_id=str(game.pk), type_="GameVoided", actor_kind="moderator", payload={
         "reason": reason.strip()[:500], "moderator": moderator.get_username(),
     })
@@ -54,3 +56,4 @@ def game_void(*, game_id: str, moderator: AbstractBaseUser, reason: str) -> None
         rated.voided_reason = reason.strip()[:500]
         rated.save(update_fields=["voided_reason"])
         ratings.ratings_rebuild()
+    return rated is not None

@@ -4,7 +4,7 @@ of the stored mean and deviation; nothing here writes."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -12,8 +12,8 @@ from django.db.models import F
 
 from games.base import RuleViolation
 from referee.errors import InvalidSetting, RefereeError
-from referee.models import RatedGame, Rating, RatingChange, Seat
-from referee.rating_model import PLAYERS, Skill, ladder_of, shown
+from referee.models import Event, Game, RatedGame, Rating, RatingChange, Seat
+from referee.rating_model import PLAYERS, Skill, closest_together, ladder_of, shown
 from referee.rulesets import get_registry
 
 PAGE_SIZE = 50
@@ -81,19 +81,30 @@ def player_ratings_get(*, username: str) -> dict[str, Any]:
     return {"username": user.get_username(), "ratings": ratings}
 
 
-def ratings_beside(*, ruleset: str, user_ids: Iterable[int | None]) -> dict[int, dict[str, Any]]:
-    """The ratings to show beside these players' names in a game of ``ruleset``."""
-    ids = {u for u in user_ids if u is not None}
-    if not ids:
+def ratings_beside(*, games: Iterable[Game]) -> dict[int, dict[str, Any]]:
+    """Per seat (its ``pk``) of these games: the rating of its player on the ladder of the
+    game's ruleset, to show beside the name, for every seat of every game in one statement
+    (the seats themselves come from ``game.seats.all()``: prefetch them for a list). A seat
+    with no player, or one not rated yet there, has no entry."""
+    seats = [(seat, game.ruleset) for game in games for seat in game.seats.all() if seat.user_id is not None]
+    if not seats:
         return {}
+    rows = Rating.objects.filter(user_id__in={s.user_id for s, _ in seats}, ruleset__in={r for _, r in seats})
+    skills = {(r.user_id, r.ruleset, r.ladder): Skill(r.mu, r.sigma)
+              for r in rows.only("user_id", "ruleset", "ladder", "mu", "sigma")}
+    out = {}
+    for seat, ruleset in seats:
+        skill = skills.get((seat.user_id, ruleset, _ladder_or_players(ruleset)))
+        if skill is not None:
+            out[seat.pk] = {"rating": skill.shown, "provisional": skill.provisional}
+    return out
+
+
+def _ladder_or_players(ruleset: str) -> str:
     try:
-        ladder = ladder_of(get_registry().get(ruleset))
-    except RuleViolation:
-        ladder = PLAYERS
-    return {
-        r.user_id: {"rating": Skill(r.mu, r.sigma).shown, "provisional": Skill(r.mu, r.sigma).provisional}
-        for r in Rating.objects.filter(ruleset=ruleset, ladder=ladder, user_id__in=ids)
-    }
+        return ladder_of(get_registry().get(ruleset))
+    except RuleViolation:  # a ruleset no longer installed: its games were people's
+        return PLAYERS
 
 
 def rating_label(entry: dict[str, Any] | None) -> str:
@@ -119,5 +130,21 @@ def game_rating_changes(*, game_id: str) -> dict[int, dict[str, Any]]:
     return out
 
 
+def voided_reason(*, game_id: str) -> str | None:
+    """The public reason a game was voided, from its log (a casual game can be voided too:
+    its result then stands nowhere); None while it has not been."""
+    notice = Event.objects.filter(game_id=game_id, kind="notice", type="GameVoided").only("payload").first()
+    return None if notice is None else str(notice.payload.get("reason", ""))
+
+
 def change_text(change: int) -> str:
     return f"+{change}" if change > 0 else f"\u2212{-change}" if change < 0 else "\u00b10"
+
+
+def seated_by_rating(*, ruleset: str, queue: Sequence[int], seats: int) -> list[int]:
+    """A league's queue (user ids, in its order) reordered for a game that seats players by
+    rating (``rating_model.closest_together``), their means read in one statement."""
+    if len(queue) <= seats:
+        return list(queue)
+    mu = Rating.objects.filter(ruleset=ruleset, ladder=_ladder_or_players(ruleset), user_id__in=queue)
+    return closest_together(queue, dict(mu.values_list("user_id", "mu")), seats)

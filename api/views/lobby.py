@@ -194,6 +194,10 @@ class GameStartApi(APIView):
         return Response(game_summary(game))
 
 
+SEATING = ("'queue': those who sat out the last game and its winners first, then first come; 'rating': "
+           "the first of that queue with the players whose ratings are closest together (docs/ratings.md)")
+
+
 class LeagueListApi(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly, IsModeratorOrReadOnly]
 
@@ -204,12 +208,14 @@ class LeagueListApi(APIView):
         game_settings = serializers.DictField(required=False, default=dict)
         turn_limit_seconds = serializers.IntegerField(required=False, min_value=1, max_value=366 * 86400)
         turn_limit_hours = serializers.IntegerField(required=False, min_value=1, max_value=24 * 366)
+        seating = serializers.ChoiceField(choices=League.Seating.values, default=League.Seating.QUEUE, help_text=SEATING)
 
     class OutputSerializer(serializers.Serializer):
         id = serializers.IntegerField()
         name = serializers.CharField()
         ruleset = serializers.CharField()
         seats_per_game = serializers.IntegerField()
+        seating = serializers.ChoiceField(choices=League.Seating.values, help_text=SEATING)
         queue = serializers.ListField(child=serializers.CharField(), help_text="usernames, in the order they will be seated")
         last_game = serializers.UUIDField(allow_null=True)
 
@@ -217,6 +223,7 @@ class LeagueListApi(APIView):
     def out(league: League) -> dict:
         return {
             "id": league.pk, "name": league.name, "ruleset": league.ruleset, "seats_per_game": league.seats_per_game,
+            "seating": league.seating,
             "queue": [e.user.get_username() for e in lobby.league_queue_order(league)],
             "last_game": str(league.last_game_id) if league.last_game_id else None,
         }

@@ -1,16 +1,19 @@
-"""Ratings: a ruleset's ladder and a player's ratings with their history (docs/ratings.md)."""
+"""Ratings: a ruleset's ladder, a player's ratings with their history, and a moderator
+voiding a game (docs/ratings.md)."""
 
 from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import serializers
+from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api.views.common import int_param
-from referee import ratings_selectors
+from api.idempotency import idempotent
+from api.permissions import IsModerator
+from api.views.common import game_for, int_param
+from referee import ratings_admin, ratings_selectors
 
 
 class RatingFields(serializers.Serializer):
@@ -62,3 +65,29 @@ class PlayerRatingsApi(APIView):
     @extend_schema(responses=OutputSerializer)
     def get(self, request: Request, username: str) -> Response:
         return Response(ratings_selectors.player_ratings_get(username=username[:150]))
+
+
+class GameVoidApi(APIView):
+    """A moderator voids a finished game: a public notice with the reason goes into its log
+    and its result no longer counts (every rating is recomputed without it). Only once."""
+
+    permission_classes = [IsModerator]
+
+    class InputSerializer(serializers.Serializer):
+        reason = serializers.CharField(max_length=500, help_text="why, shown to everyone in the game's log")
+
+    class OutputSerializer(serializers.Serializer):
+        game = serializers.UUIDField()
+        reason = serializers.CharField()
+        rated = serializers.BooleanField(help_text="the game had counted: its rating changes were taken back")
+
+    @extend_schema(request=InputSerializer, responses={201: OutputSerializer})
+    @idempotent
+    def post(self, request: Request, game_id: str) -> Response:
+        game = game_for(request, game_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        rated = ratings_admin.game_void(game_id=str(game.pk), moderator=request.user,
+                                        reason=data.validated_data["reason"])
+        return Response({"game": str(game.pk), "reason": ratings_selectors.voided_reason(game_id=str(game.pk)),
+                         "rated": rated}, status=status.HTTP_201_CREATED)

@@ -45,6 +45,7 @@ MATRIX = [
     ("post", "/api/games/{g}/verify/", None, {ANON: 401, OTHER: 403, OWN: 403, MOD: 200}),
     ("post", "/api/games/{g}/corrections/", {"action": "extend_deadline", "hours": 2, "reason": "storm"},
      {ANON: 401, OTHER: 403, OWN: 403, MOD: 201}),
+    ("post", "/api/games/{g}/void/", {"reason": "a report"}, {ANON: 401, OTHER: 403, OWN: 403, MOD: 409}),
     ("get", "/api/me/", None, {ANON: 401, OTHER: 200, OWN: 200, MOD: 200}),
     ("post", "/api/games/", {"name": "New", "ruleset": "pig", "seats": 2}, {ANON: 401, OTHER: 201, OWN: 201, MOD: 201}),
     ("post", "/api/leagues/", {"name": "L", "ruleset": "pig", "seats_per_game": 2}, {ANON: 401, OTHER: 403, OWN: 403, MOD: 201}),

@@ -181,3 +181,35 @@ def test_an_order_out_of_turn_is_refused_with_its_rule_and_not_kept():
     refused = api_client(waiting.user).post(f"/api/games/{game.pk}/commands/", {"type": "Roll"}, format="json")
     assert refused.status_code == 400 and refused.json()["rule"] == "turn"
     assert api_client(waiting.user).get(f"/api/games/{game.pk}/inbox/").json() == []
+
+
+def test_a_league_that_seats_by_rating_puts_the_closest_ratings_together():
+    import datetime as dt
+
+    from referee import ratings
+    from tests.factories import GameFactory
+
+    moderator = api_client(ModeratorFactory())
+    league = moderator.post("/api/leagues/", {"name": "Rated pig", "ruleset": "pig", "seats_per_game": 2,
+                                              "seating": "rating"}, format="json").json()
+    assert league["seating"] == "rating"
+    strong, weak, middle = (UserFactory(username=n) for n in ("strong", "weak", "middle"))
+    for n in range(3):  # strong beats middle who beats weak, three times
+        ratings.record(game_id=str(GameFactory(rated=True).pk), ruleset="pig", ladder="players",
+                       standing=[[strong.pk], [middle.pk], [weak.pk]], ended_at=dt.datetime(2025, 1, 1 + n, tzinfo=dt.UTC))
+    for user in (weak, strong, middle):
+        api_client(user).post(f"/api/leagues/{league['id']}/queue/", {}, format="json")
+    queue = moderator.get("/api/leagues/").json()[0]["queue"]
+    assert queue == ["weak", "middle", "strong"]  # first come would seat weak with strong
+    game = moderator.post(f"/api/leagues/{league['id']}/next-game/").json()
+    assert {s["name"] for s in game["seats"]} == {"weak", "middle"}
+    assert moderator.get("/api/leagues/").json()[0]["queue"] == ["strong"]
+
+
+def test_a_league_seats_first_come_unless_asked_and_refuses_an_unknown_seating():
+    moderator = api_client(ModeratorFactory())
+    made = moderator.post("/api/leagues/", {"name": "Plain pig", "ruleset": "pig", "seats_per_game": 2}, format="json")
+    assert made.json()["seating"] == "queue"
+    odd = moderator.post("/api/leagues/", {"name": "Odd pig", "ruleset": "pig", "seats_per_game": 2,
+                                           "seating": "alphabet"}, format="json")
+    assert odd.status_code == 400 and odd["Content-Type"] == "application/problem+json"

@@ -76,3 +76,45 @@ def test_a_game_says_whether_it_is_rated():
     assert made.status_code == 201 and made.json()["rated"] is True
     casual = client.post("/api/games/", {"name": "Casual one", "ruleset": "pig"}, format="json")
     assert casual.json()["rated"] is False
+
+
+def test_a_moderator_voids_a_finished_game_through_the_api_and_its_points_go_back():
+    from referee.models import Event, Rating
+    from tests.factories import ModeratorFactory
+    from tests.rated_games import new_game, play_out
+
+    alice, bob = UserFactory(), UserFactory()
+    game, seats = new_game([alice, bob])
+    play_out(game, seats)
+    assert Rating.objects.get(user=alice, ruleset="pig").games == 1
+    moderator = APIClient()
+    moderator.force_authenticate(ModeratorFactory())
+    answer = moderator.post(f"/api/games/{game.pk}/void/", {"reason": "Both seats were one person."}, format="json")
+    assert answer.status_code == 201, answer.json()
+    assert answer.json() == {"game": str(game.pk), "reason": "Both seats were one person.", "rated": True}
+    assert not Rating.objects.filter(user__in=[alice, bob]).exists()
+    assert Event.objects.get(game=game, type="GameVoided").payload["reason"] == "Both seats were one person."
+    again = moderator.post(f"/api/games/{game.pk}/void/", {"reason": "Twice."}, format="json")
+    assert again.status_code == 409 and again["Content-Type"] == "application/problem+json"
+    assert again.json()["detail"] == "This game has already been voided."
+
+
+def test_voiding_is_refused_to_players_without_a_reason_and_for_a_game_in_play():
+    from referee.models import Event
+    from tests.factories import ModeratorFactory
+    from tests.rated_games import new_game, play_out
+
+    game, seats = new_game([UserFactory(), UserFactory()])
+    moderator = APIClient()
+    moderator.force_authenticate(ModeratorFactory())
+    in_play = moderator.post(f"/api/games/{game.pk}/void/", {"reason": "Too early."}, format="json")
+    assert in_play.status_code == 409 and in_play["Content-Type"] == "application/problem+json"
+    play_out(game, seats)
+    player = APIClient()
+    player.force_authenticate(seats[0].user)
+    refused = player.post(f"/api/games/{game.pk}/void/", {"reason": "I lost."}, format="json")
+    assert refused.status_code == 403 and refused["Content-Type"] == "application/problem+json"
+    assert APIClient().post(f"/api/games/{game.pk}/void/", {"reason": "x"}, format="json").status_code == 401
+    blank = moderator.post(f"/api/games/{game.pk}/void/", {"reason": "   "}, format="json")
+    assert blank.status_code == 400 and blank["Content-Type"] == "application/problem+json"
+    assert not Event.objects.filter(game=game, type="GameVoided").exists()

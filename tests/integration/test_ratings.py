@@ -14,38 +14,10 @@ from referee import ratings, ratings_admin, services
 from referee.errors import GameNotActive, SeatError
 from referee.models import Event, Game, RatedGame, Rating, RatingChange, Seat
 from referee.rating_model import rate
-from tests.factories import GameFactory, ModeratorFactory, SeatFactory, UserFactory
+from tests.factories import ModeratorFactory, UserFactory
+from tests.rated_games import new_game, play_out, to_the_brink
 
 pytestmark = [pytest.mark.postgres]
-
-
-def new_game(users, *, rated: bool = True) -> tuple[Game, list[Seat]]:
-    game = GameFactory(settings={"target": 1}, rated=rated, seats=len(users))
-    seats = [SeatFactory(game=game, user=u) for u in users]
-    services.game_start(game=game)
-    services.game_run_pending(game_id=str(game.pk))
-    return game, seats
-
-
-def acting(game: Game, seats: list[Seat]) -> tuple[Seat, object]:
-    state, _ = services.referee_get().current(str(game.pk))
-    return next(s for s in seats if s.number == state.order[state.to_move]), state
-
-
-def to_the_brink(game: Game, seats: list[Seat]) -> Seat:
-    """Roll until the acting seat has points in hand: its Hold then wins (target 1)."""
-    for _ in range(200):
-        seat, state = acting(game, seats)
-        if state.turn_total > 0:
-            return seat
-        services.command_handle(game_id=str(game.pk), user=seat.user, command_type="Roll", payload={})
-        services.game_run_pending(game_id=str(game.pk))
-    raise AssertionError("no points in 200 rolls")
-
-
-def play_out(game: Game, seats: list[Seat]) -> None:
-    seat = to_the_brink(game, seats)
-    services.command_handle(game_id=str(game.pk), user=seat.user, command_type="Hold", payload={})
 
 
 @pytest.mark.django_db
@@ -165,3 +137,29 @@ def test_two_games_ending_at_the_same_moment_are_each_counted_once(committed):
     counted = ratings.ratings_snapshot()
     ratings_admin.ratings_rebuild_from_logs()
     assert ratings.ratings_snapshot() == counted
+
+
+#: The order that ends a casual Pig game: its own statements (as any order: the seat and the
+#: game locked, the log's tail, the append, the due rows ...), the game marked finished, and
+#: the ratings' one question, which finds no rated seat.
+CASUAL_END = 9
+#: A rated end adds, however many players: creating the missing ratings, locking the
+#: players' rows, numbering the end, writing the changes, updating the ratings.
+RATED_END = CASUAL_END + 5
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_rated_games_end_costs_five_statements_more_than_a_casual_ones_whatever_its_size(players):
+    from django.test.utils import CaptureQueriesContext
+
+    counts = {}
+    for rated in (False, True):
+        game, seats = new_game([UserFactory() for _ in range(players)], rated=rated)
+        seat = to_the_brink(game, seats)
+        with CaptureQueriesContext(connection) as queries:
+            services.command_handle(game_id=str(game.pk), user=seat.user, command_type="Hold", payload={})
+        assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
+        counts[rated] = len(queries.captured_queries)
+    assert RatingChange.objects.filter(rated_game__game=game).count() == players
+    assert counts == {False: CASUAL_END, True: RATED_END}, counts

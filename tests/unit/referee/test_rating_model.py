@@ -71,3 +71,21 @@ def test_bots_have_a_ladder_of_their_own():
         mode = TurnMode.SEQUENTIAL
 
     assert ladder_of(Tick()) == BOTS and ladder_of(Turns()) == PLAYERS
+
+
+def test_seating_by_rating_puts_the_head_of_the_queue_with_the_players_closest_together():
+    from referee.rating_model import closest_together
+
+    mu = {1: 25.0, 2: 40.0, 3: 20.0, 4: 30.0, 5: 31.0}
+    # groups of three holding player 1: {3,1,4} spans 10, {1,4,5} spans 6, so 4 and 5 join 1
+    assert closest_together([1, 2, 3, 4, 5], mu, 3) == [1, 4, 5, 2, 3]
+    assert closest_together([2, 1, 3, 4, 5], mu, 2) == [2, 5, 1, 3, 4]  # the head plays, however far out
+
+
+def test_seating_by_rating_counts_a_player_not_rated_as_average_and_prefers_who_waited_longer():
+    from referee.rating_model import closest_together
+
+    # 9 is not rated (mean 25): as close to 1 as 8 is; 8 joined the queue earlier
+    assert closest_together([1, 8, 9, 7], {1: 25.0, 8: 25.0, 7: 45.0}, 2) == [1, 8, 9, 7]
+    assert closest_together([1, 7, 9], {1: 26.0, 7: 45.0}, 2) == [1, 9, 7]
+    assert closest_together([3, 2], {}, 2) == [3, 2]  # no more players than seats: as queued
