@@ -10,5 +10,5 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "referee.settings")
 
 app = Celery("referee")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks(["referee"])
+app.autodiscover_tasks(["referee", "notices"])
 
