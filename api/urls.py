@@ -2,7 +2,7 @@ from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from api.errors import api_not_found
-from api.views import audit, auth, lobby, play, ratings
+from api.views import audit, auth, lobby, notices, play, ratings
 from api.views.live import GameStreamApi, async_entry
 
 urlpatterns = [
@@ -11,6 +11,11 @@ urlpatterns = [
     path("auth/signup/", auth.SignupApi.as_view(), name="signup"),
     path("auth/token/", auth.TokenApi.as_view(), name="token"),
     path("me/", auth.MeApi.as_view(), name="me"),
+    path("me/notifications/", notices.MeNotificationsApi.as_view(), name="me-notifications"),
+    path("me/webhooks/", notices.MeWebhooksApi.as_view(), name="me-webhooks"),
+    path("me/channels/<str:channel_id>/", notices.MeChannelApi.as_view(), name="me-channel"),
+    path("me/channels/<str:channel_id>/test/", notices.MeChannelTestApi.as_view(), name="me-channel-test"),
+    path("me/channels/<str:channel_id>/enable/", notices.MeChannelEnableApi.as_view(), name="me-channel-enable"),
     path("rulesets/", lobby.RulesetListApi.as_view(), name="ruleset-list"),
     path("games/", lobby.GameListApi.as_view(), name="game-list"),
     path("games/<str:game_id>/", lobby.GameDetailApi.as_view(), name="game-detail"),
@@ -29,6 +34,7 @@ urlpatterns = [
     path("games/<str:game_id>/log/", audit.GameLogApi.as_view(), name="game-log"),
     path("games/<str:game_id>/verify/", audit.GameVerifyApi.as_view(), name="game-verify"),
     path("games/<str:game_id>/corrections/", audit.GameCorrectionApi.as_view(), name="game-corrections"),
+    path("games/<str:game_id>/channel/", notices.GameChannelApi.as_view(), name="game-channel"),
     path("games/<str:game_id>/dice/", audit.GameDiceApi.as_view(), name="game-dice"),
     path("rulesets/<str:name>/ladder/", ratings.RulesetLadderApi.as_view(), name="ruleset-ladder"),
     path("players/<str:username>/ratings/", ratings.PlayerRatingsApi.as_view(), name="player-ratings"),
