@@ -225,3 +225,58 @@ def test_a_test_notice_shows_in_the_channels_log(receiver):
     assert got["email"] == ["turn"]
     assert got["channels"][0]["deliveries"][0]["status"] == "sent"
     assert len(receiver.received) == 1
+
+
+def test_game_over_and_a_moderators_correction_reach_every_seat_that_wants_them_once(receiver):
+    from referee.instance import referee_get
+
+    game, seats = game_with_channels(lambda u: services.webhook_create(
+        user=u, url=receiver.url, wants=["correction", "over"]))
+    referee_services.moderator_ruling(game_id=str(game.pk), moderator=ModeratorFactory(), reason="a die fell off",
+                                      command_type="Roll", payload={})
+    referee_services.game_run_pending(game_id=str(game.pk))
+    for _ in range(60):  # a game of Pig to 20 ends soon enough
+        game.refresh_from_db()
+        if game.status == "finished":
+            break
+        state, _ = referee_get().current(str(game.pk))
+        acting = next(s for s in seats if s.number == state.order[state.to_move])
+        order = "Hold" if state.turn_total >= 10 else "Roll"
+        referee_services.command_handle(game_id=str(game.pk), user=acting.user, command_type=order, payload={})
+        referee_services.game_run_pending(game_id=str(game.pk))
+    assert game.status == "finished"
+    rows = sorted(Delivery.objects.values_list("notice", "seat"))
+    assert rows == sorted([("correction", s.number) for s in seats] + [("over", s.number) for s in seats])
+    delivery.send_due()
+    kinds = sorted(json.loads(r.body)["type"] for r in receiver.received)
+    assert kinds == ["game.corrected"] * 2 + ["game.over"] * 2
+    over = next(json.loads(r.body) for r in receiver.received if json.loads(r.body)["type"] == "game.over")
+    assert over["data"]["result"]["finished"] is True
+    corrected = next(json.loads(r.body) for r in receiver.received if json.loads(r.body)["type"] == "game.corrected")
+    assert corrected["data"]["reason"] == "a die fell off"
+
+
+def test_notices_are_routed_to_a_queue_of_their_own():
+    from referee.celery import app
+
+    assert app.amqp.router.route({}, "notices.send_due")["queue"].name == "notices"
+    assert app.amqp.router.route({}, "referee.run_due_work")["queue"].name != "notices"
+
+
+def test_a_chat_service_url_turned_private_is_refused_while_apprise_sends(receiver, settings):
+    game_with_channels(lambda u: services.player_notices_set(
+        user=u, email=[], channels=[{"url": receiver.url.replace("http://", "json://"), "wants": ["turn"]}]))
+    settings.NOTICES_ALLOW_PRIVATE = False
+    delivery.send_due()
+    assert receiver.received == []
+    assert "not sent there" in Delivery.objects.get().last_error
+
+
+def test_apprise_connections_are_checked_even_past_the_saved_url(receiver, settings):
+    """What apprise itself connects to (a redirect, a second lookup) is checked too."""
+    import requests
+
+    settings.NOTICES_ALLOW_PRIVATE = False
+    with guard.connections_checked(), pytest.raises(requests.exceptions.ConnectionError, match="loopback"):
+        requests.post(receiver.url, timeout=2)
+    assert receiver.received == []
