@@ -280,3 +280,45 @@ def test_apprise_connections_are_checked_even_past_the_saved_url(receiver, setti
     with guard.connections_checked(), pytest.raises(requests.exceptions.ConnectionError, match="loopback"):
         requests.post(receiver.url, timeout=2)
     assert receiver.received == []
+
+
+def test_a_deadline_job_with_hanging_receivers_takes_the_same_statements_and_never_calls_out(receiver):
+    """The deadline job records the next turn's notices in the statement it already makes,
+    and sends nothing: a receiver that hangs is not even called."""
+    import threading
+
+    from referee import scheduling
+    from referee.models import DueWork
+
+    receiver.hang = threading.Event()
+
+    def expire(setup):
+        game, _ = game_with_channels(setup)
+        row = DueWork.objects.get(game=game, kind="deadline", status="pending")
+        with CaptureQueriesContext(connection) as seen:
+            result = scheduling.due_work_run(game_id=str(game.pk), key=row.key, kind="deadline",
+                                             now=row.due_at + dt.timedelta(minutes=1))
+        assert result.startswith("referee played"), result
+        return len(seen.captured_queries)
+
+    try:
+        without = expire(lambda u: None)
+        hooked = expire(lambda u: services.webhook_create(user=u, url=receiver.url, wants=["turn", "remind"]))
+        assert hooked == without
+        assert Delivery.objects.filter(notice="turn").count() == 2  # the first turn's, and the next one's
+        assert receiver.received == []
+    finally:
+        receiver.hang.set()
+
+
+def test_a_receiver_that_hangs_is_given_up_on_at_the_timeout_and_retried(receiver):
+    import threading
+
+    receiver.hang = threading.Event()
+    try:
+        game_with_channels(lambda u: services.webhook_create(user=u, url=receiver.url, wants=["turn"]))
+        delivery.send_due()
+        row = Delivery.objects.get()
+        assert (row.status, row.attempts) == ("pending", 1) and "timed out" in row.last_error
+    finally:
+        receiver.hang.set()
