@@ -78,11 +78,12 @@ def recipients_recording(*, due_kind: str, game_id: str, key: str, seats: Iterab
         params = _params(notice=notice, game_id=game_id, key=key, seats=seats, now=now, inline_email=True)
         return [(name, email) for name, email in store_sql.run(RECIPIENTS_RECORDING, params)]
     _record_orm(notice=notice, game_id=game_id, key=key, seats=seats, now=now, inline_email=True)
-    opted_out = Channel.objects.filter(scope=Channel.Scope.PLAYER, kind=Channel.Kind.EMAIL).exclude(
-        wants__contains=[notice]).values("owner_id")
-    return [(s.name, s.user.email) for s in Seat.objects.filter(
-        game_id=game_id, number__in=seats, reminders=True, user__isnull=False).exclude(user__email="")
-        .exclude(user_id__in=opted_out).select_related("user").order_by("number")]
+    to = list(Seat.objects.filter(game_id=game_id, number__in=seats, reminders=True, user__isnull=False)
+              .exclude(user__email="").select_related("user").order_by("number"))
+    # JSON containment is PostgreSQL's: the choices are read and checked here.
+    chose = dict(Channel.objects.filter(scope=Channel.Scope.PLAYER, kind=Channel.Kind.EMAIL,
+                                        owner_id__in=[s.user_id for s in to]).values_list("owner_id", "wants"))
+    return [(s.name, s.user.email) for s in to if s.user_id not in chose or notice in (chose[s.user_id] or [])]
 
 
 def record(*, notice: str, game_id: str, key: str, seats: Iterable[int] | None = None,

@@ -322,3 +322,18 @@ def test_a_receiver_that_hangs_is_given_up_on_at_the_timeout_and_retried(receive
         assert (row.status, row.attempts) == ("pending", 1) and "timed out" in row.last_error
     finally:
         receiver.hang.set()
+
+
+def test_without_the_sql_path_notices_are_recorded_the_same(receiver, monkeypatch):
+    """The embedded default runs on SQLite: the ORM path records the same rows and e-mails."""
+    from notices import record
+    from referee.store import sql as store_sql
+
+    game, seats = game_with_channels(lambda u: services.webhook_create(user=u, url=receiver.url, wants=["remind"]))
+    services.player_notices_set(user=seats[0].user, email=["turn"], channels=[])  # no reminder e-mails
+    monkeypatch.setattr(store_sql, "enabled", lambda: False)
+    numbers = [s.number for s in seats]
+    to = record.recipients_recording(due_kind="remind", game_id=str(game.pk), key="k", seats=numbers)
+    assert to == [(seats[1].name, seats[1].user.email)]
+    record.recipients_recording(due_kind="remind", game_id=str(game.pk), key="k", seats=numbers)
+    assert sorted(Delivery.objects.filter(notice="remind").values_list("seat", flat=True)) == sorted(numbers)
