@@ -43,7 +43,7 @@ def backoff(attempt: int, rand: Callable[[], float] = random.random) -> dt.timed
 
 def record_delivery_failure(channel: str) -> None:
     """A delivery attempt to a ``channel`` kind failed: the metrics' counter is wired in here."""
-    log.info("notice delivery to a %s channel failed", channel)
+    log.info("a notice delivery failed (channel kind: %s)", channel)
 
 
 def _claim(now: dt.datetime, only: str | None) -> Delivery | None:

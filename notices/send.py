@@ -70,7 +70,7 @@ def to_apprise(url: str, notice: Notice, markup: str) -> Attempt:
         return Attempt(False, error=str(exc))
     plugin.socket_connect_timeout = plugin.socket_read_timeout = timeout()
     body_format = apprise.NotifyFormat.MARKDOWN if markup == "markdown" else apprise.NotifyFormat.TEXT
-    with apprise.LogCapture(level=apprise.logging.WARNING) as said, guard.connections_checked():
+    with apprise.LogCapture(level=apprise.logging.WARNING, fmt="%(message)s") as said, guard.connections_checked():
         ok = plugin.notify(body=notice.text, title=notice.title, body_format=body_format)
     words = " ".join(said.getvalue().split())
     return Attempt(True, answer="accepted") if ok else Attempt(False, error=words[-300:] or "the service refused it")
