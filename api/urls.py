@@ -2,7 +2,7 @@ from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from api.errors import api_not_found
-from api.views import audit, auth, lobby, play, ratings
+from api.views import audit, auth, lobby, notices, play, ratings
 from api.views.live import GameStreamApi, async_entry
 from api.views.records import GameRecordApi
 
@@ -12,6 +12,11 @@ urlpatterns = [
     path("auth/signup/", auth.SignupApi.as_view(), name="signup"),
     path("auth/token/", auth.TokenApi.as_view(), name="token"),
     path("me/", auth.MeApi.as_view(), name="me"),
+    path("me/notifications/", notices.MeNotificationsApi.as_view(), name="me-notifications"),
+    path("me/webhooks/", notices.MeWebhooksApi.as_view(), name="me-webhooks"),
+    path("me/channels/<str:channel_id>/", notices.MeChannelApi.as_view(), name="me-channel"),
+    path("me/channels/<str:channel_id>/test/", notices.MeChannelTestApi.as_view(), name="me-channel-test"),
+    path("me/channels/<str:channel_id>/enable/", notices.MeChannelEnableApi.as_view(), name="me-channel-enable"),
     path("rulesets/", lobby.RulesetListApi.as_view(), name="ruleset-list"),
     path("games/", lobby.GameListApi.as_view(), name="game-list"),
     path("games/<str:game_id>/", lobby.GameDetailApi.as_view(), name="game-detail"),
@@ -30,6 +35,7 @@ urlpatterns = [
     path("games/<str:game_id>/log/", audit.GameLogApi.as_view(), name="game-log"),
     path("games/<str:game_id>/verify/", audit.GameVerifyApi.as_view(), name="game-verify"),
     path("games/<str:game_id>/corrections/", audit.GameCorrectionApi.as_view(), name="game-corrections"),
+    path("games/<str:game_id>/channel/", notices.GameChannelApi.as_view(), name="game-channel"),
     path("games/<str:game_id>/dice/", audit.GameDiceApi.as_view(), name="game-dice"),
     path("games/<str:game_id>/record/", GameRecordApi.as_view(), name="game-record-file"),
     path("games/<str:game_id>/void/", ratings.GameVoidApi.as_view(), name="game-void"),

@@ -5,6 +5,7 @@ from frontend_templates import (
     views_export,
     views_game,
     views_lobby,
+    views_notices,
     views_ratings,
     views_replay,
 )
@@ -18,6 +19,7 @@ urlpatterns = [
     path("my/", views_lobby.my_games, name="my-games"),
     path("games/new/", views_lobby.create, name="game-create"),
     path("settings/", views_account.settings_page, name="settings"),
+    path("settings/notices/", views_notices.notices_post, name="settings-notices"),
     path("games/<str:game_id>/", views_game.game_detail, name="game-detail"),
     path("games/<str:game_id>/join/", views_lobby.join, name="game-join"),
     path("games/<str:game_id>/begin/", views_game.begin, name="game-begin"),

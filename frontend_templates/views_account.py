@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.dateparse import parse_datetime
 
+from frontend_templates.views_notices import notices_context
 from referee import selectors, services
 from referee.errors import RefereeError
 
@@ -42,4 +43,4 @@ def settings_page(request: HttpRequest) -> HttpResponse:
         except RefereeError as exc:
             messages.error(request, exc.message)
         return redirect("settings")
-    return render(request, "frontend/settings.html", {"seats": seats})
+    return render(request, "frontend/settings.html", {"seats": seats, **notices_context(request.user)})

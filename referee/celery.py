@@ -11,7 +11,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "referee.settings")
 
 app = Celery("referee")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks(["referee"])
+app.autodiscover_tasks(["referee", "notices"])
 
 
 # Connected here, so every worker has them; what they use is imported when they fire (this

@@ -29,9 +29,16 @@ _RECIPIENTS = ("SELECT s.name, u.email FROM referee_seat s JOIN auth_user u ON u
                "ORDER BY s.number")
 
 
-def recipients_get(*, game_id: str, seats: Iterable[int]) -> list[Recipient]:
-    """Who of these seats gets the referee's e-mails: reminders on, an address known."""
+def recipients_get(*, game_id: str, seats: Iterable[int], due_kind: str = "", key: str = "") -> list[Recipient]:
+    """Who of these seats gets the referee's e-mails: reminders on, an address known. With
+    the due row's kind and key, the same statement records the turn's (or reminder's)
+    notices for the seats' and the game's other channels (notices.record)."""
     numbers = [int(n) for n in seats]
+    if due_kind:
+        from notices import record  # the notices app records with this very statement
+
+        return [Recipient(name, email) for name, email in record.recipients_recording(
+            due_kind=due_kind, game_id=str(game_id), key=key, seats=numbers)]
     if store_sql.enabled():
         return [Recipient(name, email) for name, email in store_sql.run(_RECIPIENTS, (str(game_id), numbers))]
     return [Recipient(s.name, s.user.email) for s in Seat.objects.filter(

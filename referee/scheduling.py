@@ -19,6 +19,7 @@ from django.conf import settings
 from django.db import transaction
 
 from games.base import REFEREE, Actor, ActorKind, Ruleset, RuleViolation, work_key_text
+from notices import record as notices_record
 from referee import clock, live, metrics, notifications, nudges
 from referee.celery import app as celery_app
 from referee.core import Outcome, Position, Referee
@@ -319,6 +320,7 @@ class _Unit:
         self.position = outcome.position
         if self.rules.is_finished(outcome.state):
             self.game.status = Game.Status.FINISHED
+            notices_record.record(notice="over", game_id=str(self.game.pk), key="over")  # once a game
             self.info = replace(self.info, status=Game.Status.FINISHED)
 
 
@@ -387,7 +389,7 @@ def _perform(unit: _Unit, row: DueWork, now: dt.datetime) -> str:
         return "ran" if outcome is not None else "no longer due"
     if row.kind == DueWork.Kind.DEADLINE:
         return _expire(unit, row, now)
-    to = notifications.recipients_get(game_id=game_id, seats=row.seats)
+    to = notifications.recipients_get(game_id=game_id, seats=row.seats, due_kind=row.kind, key=row.key)
     if row.kind == DueWork.Kind.NOTIFY:
         return f"notified {notifications.turn_started(game=game, recipients=to)}"
     deadline = unit.rows.deadline_of(row.key)

@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "referee",
     "api",
     "frontend_templates",
+    "notices",
     # Page plug-ins: each registers its RulesetPages in AppConfig.ready() (frontend_templates/plugins.py).
     "game_pages.worms",
     "game_pages.parties",
@@ -196,7 +197,15 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 REFEREE_SWEEP_SECONDS = float(os.environ.get("REFEREE_SWEEP_SECONDS", "10"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-due-work": {"task": "referee.sweep_due_work", "schedule": REFEREE_SWEEP_SECONDS},
+    "send-due-notices": {"task": "notices.send_due", "schedule": float(os.environ.get("NOTICES_SWEEP_SECONDS", "15"))},
 }
+#: Notices to chat services and bots go out on a queue of their own: a slow endpoint never
+#: holds up a deadline (notices/). The worker consumes both queues unless told otherwise.
+CELERY_TASK_ROUTES = {"notices.*": {"queue": "notices"}}
+NOTICES_ALLOW_HTTP = os.environ.get("NOTICES_ALLOW_HTTP", "0") == "1"
+NOTICES_ALLOW_PRIVATE = os.environ.get("NOTICES_ALLOW_PRIVATE", "0") == "1"
+NOTICES_TIMEOUT_SECONDS = float(os.environ.get("NOTICES_TIMEOUT_SECONDS", "5"))
+NOTICES_MAX_ATTEMPTS = int(os.environ.get("NOTICES_MAX_ATTEMPTS", "14"))
 REFEREE_SNAPSHOT_EVERY = int(os.environ.get("REFEREE_SNAPSHOT_EVERY", "50"))
 REFEREE_REMINDER_HOURS = int(os.environ.get("REFEREE_REMINDER_HOURS", "6"))
 REFEREE_OUTAGE_SECONDS = int(os.environ.get("REFEREE_OUTAGE_SECONDS", "300"))

@@ -10,3 +10,7 @@ CELERY_TASK_ALWAYS_EAGER = os.environ.get("CELERY_TASK_ALWAYS_EAGER", "1") == "1
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": "100000/min", "user": "100000/min"}}  # noqa: F405
+# Receivers in tests are local HTTP servers on loopback.
+NOTICES_ALLOW_HTTP = True
+NOTICES_ALLOW_PRIVATE = True
+NOTICES_TIMEOUT_SECONDS = 2.0

@@ -62,6 +62,10 @@ class Command(BaseCommand):
                          cwd=settings.BASE_DIR, env=env)
         supervisor.start("worker", "Celery worker", [*celery, "worker", "--pool", "solo", "--loglevel", "warning"],
                          cwd=settings.BASE_DIR, env=env)
+        # Notices (chat services, bots) on their own worker: a slow endpoint never holds up a deadline.
+        supervisor.start("notices", "notices worker", [*celery, "worker", "--pool", "solo", "--loglevel", "warning",
+                                                       "-Q", "notices", "-n", "notices@%h"],
+                         cwd=settings.BASE_DIR, env=env)
         supervisor.start("beat", "Celery beat", [*celery, "beat", "--loglevel", "warning", "--schedule",
                                                  settings.CELERY_BEAT_SCHEDULE_FILENAME],
                          cwd=settings.BASE_DIR, env=env)

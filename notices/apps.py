@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class NoticesConfig(AppConfig):
+    name = "notices"
+    default_auto_field = "django.db.models.BigAutoField"
+    verbose_name = "Notices: players' own channels, game channels and bot webhooks"

@@ -1,0 +1,118 @@
+"""Recording notices as due work, in the transaction of what causes them.
+
+Each function here is one statement (``INSERT ... SELECT`` over the channels that want the
+notice, ``ON CONFLICT DO NOTHING`` on (channel, notice, key), so recording twice records
+once), and after commit a nudge tells the notices worker; if the nudge is lost, its beat
+sweep finds the rows. The turn and reminder notices ride on the statement that already
+finds a turn's e-mail recipients (``recipients_recording``): they add no statement to the
+deadline job."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+
+from django.db import transaction
+from django.db.models import Q
+
+from notices.models import Channel, Delivery
+from referee import clock, nudges
+from referee.celery import app as celery_app
+from referee.models import Seat
+from referee.store import sql as store_sql
+
+SEND_DUE = "notices.send_due"  # the task in notices.tasks, sent by name
+
+#: A due row's kind -> the notice it makes.
+FROM_DUE_KIND = {"notify": "turn", "remind": "remind"}
+
+_COLUMNS = ("id, channel_id, notice, game_id, seat, key, status, attempts, next_attempt_at, created_at, "
+            "answer, last_error")
+# Player channels of the seats (e-mail for turns and reminders is sent as it always was,
+# below) and the game's own channels; e-mail prefs can only turn those e-mails off.
+_CHANNELS_OF_SEATS = f"""
+INSERT INTO notices_delivery ({_COLUMNS})
+SELECT gen_random_uuid(), c.id, %(notice)s::varchar, %(game)s::uuid, s.number, %(key)s::varchar, 'pending', 0,
+       %(now)s::timestamptz, %(now)s::timestamptz, '', ''
+FROM referee_seat s JOIN notices_channel c ON c.owner_id = s.user_id AND c.scope = 'player'
+WHERE s.game_id = %(game)s::uuid AND (%(all)s::bool OR s.number = ANY(%(seats)s::int4[]))
+  AND c.enabled AND c.wants ? %(notice)s::varchar AND (c.kind <> 'email' OR NOT %(inline_email)s::bool)
+UNION ALL
+SELECT gen_random_uuid(), c.id, %(notice)s::varchar, %(game)s::uuid, NULL, %(key)s::varchar, 'pending', 0,
+       %(now)s::timestamptz, %(now)s::timestamptz, '', ''
+FROM notices_channel c WHERE c.game_id = %(game)s::uuid AND c.scope = 'game' AND c.enabled
+  AND c.wants ? %(notice)s::varchar
+ON CONFLICT ON CONSTRAINT notices_delivery_once DO NOTHING"""
+
+RECIPIENTS_RECORDING = (
+    f"WITH recorded AS ({_CHANNELS_OF_SEATS} RETURNING 1) "
+    "SELECT s.name, u.email FROM referee_seat s JOIN auth_user u ON u.id = s.user_id "
+    "WHERE s.game_id = %(game)s::uuid AND s.number = ANY(%(seats)s::int4[]) AND s.reminders AND u.email <> '' "
+    "AND NOT EXISTS (SELECT 1 FROM notices_channel e WHERE e.owner_id = u.id AND e.scope = 'player' "
+    "AND e.kind = 'email' AND NOT e.wants ? %(notice)s::varchar) ORDER BY s.number"
+)
+
+
+def _params(*, notice: str, game_id: str, key: str, seats: Iterable[int] | None, now: dt.datetime,
+            inline_email: bool) -> dict[str, object]:
+    numbers = [int(n) for n in seats] if seats is not None else []
+    return {"notice": notice, "game": str(game_id), "key": key, "now": now, "all": seats is None,
+            "seats": numbers, "inline_email": inline_email}
+
+
+def nudge_after_commit() -> None:
+    if celery_app.conf.task_always_eager:
+        return  # tests and scripts send with ``notices.delivery.send_due`` (a hanging receiver must not run here)
+    transaction.on_commit(lambda: nudges.send_later(SEND_DUE, ()))
+
+
+def recipients_recording(*, due_kind: str, game_id: str, key: str, seats: Iterable[int],
+                         now: dt.datetime | None = None) -> list[tuple[str, str]]:
+    """Record a turn's (or a reminder's) notices for the seats' channels and the game's,
+    and return (seat name, address) of who gets the e-mail: one statement."""
+    notice = FROM_DUE_KIND[due_kind]
+    now = now or clock.now()
+    seats = [int(n) for n in seats]
+    nudge_after_commit()
+    if store_sql.enabled():
+        params = _params(notice=notice, game_id=game_id, key=key, seats=seats, now=now, inline_email=True)
+        return [(name, email) for name, email in store_sql.run(RECIPIENTS_RECORDING, params)]
+    _record_orm(notice=notice, game_id=game_id, key=key, seats=seats, now=now, inline_email=True)
+    to = list(Seat.objects.filter(game_id=game_id, number__in=seats, reminders=True, user__isnull=False)
+              .exclude(user__email="").select_related("user").order_by("number"))
+    # JSON containment is PostgreSQL's: the choices are read and checked here.
+    chose = dict(Channel.objects.filter(scope=Channel.Scope.PLAYER, kind=Channel.Kind.EMAIL,
+                                        owner_id__in=[s.user_id for s in to]).values_list("owner_id", "wants"))
+    return [(s.name, s.user.email) for s in to if s.user_id not in chose or notice in (chose[s.user_id] or [])]
+
+
+def record(*, notice: str, game_id: str, key: str, seats: Iterable[int] | None = None,
+           now: dt.datetime | None = None) -> None:
+    """Record ``notice`` for the channels of ``seats`` (every seat: None) and the game's
+    channels: one statement, in the caller's transaction."""
+    now = now or clock.now()
+    nudge_after_commit()
+    if store_sql.enabled():
+        store_sql.run(_CHANNELS_OF_SEATS, _params(notice=notice, game_id=game_id, key=key, seats=seats, now=now,
+                                                  inline_email=False))
+        return
+    _record_orm(notice=notice, game_id=game_id, key=key, seats=None if seats is None else list(seats), now=now,
+                inline_email=False)
+
+
+def _record_orm(*, notice: str, game_id: str, key: str, seats: list[int] | None, now: dt.datetime,
+                inline_email: bool) -> None:
+    """The same on a database without the SQL path (SQLite under the embedded default)."""
+    seat_rows = Seat.objects.filter(game_id=game_id, user__isnull=False)
+    if seats is not None:
+        seat_rows = seat_rows.filter(number__in=seats)
+    number_of = {user_id: number for user_id, number in seat_rows.values_list("user_id", "number")}
+    channels = Channel.objects.filter(enabled=True).filter(
+        Q(scope=Channel.Scope.PLAYER, owner_id__in=list(number_of)) | Q(scope=Channel.Scope.GAME, game_id=game_id))
+    rows = [
+        Delivery(channel=c, notice=notice, game_id=game_id, key=key, next_attempt_at=now, created_at=now,
+                 seat=number_of[c.owner_id] if c.scope == Channel.Scope.PLAYER else None)
+        for c in channels
+        if notice in (c.wants or []) and not (inline_email and c.kind == Channel.Kind.EMAIL)
+    ]
+    Delivery.objects.bulk_create(rows, ignore_conflicts=True)
