@@ -17,7 +17,7 @@ from django.db import transaction
 
 from notices import render, send
 from notices.models import Channel, Delivery
-from referee import clock
+from referee import clock, metrics
 
 log = logging.getLogger(__name__)
 
@@ -42,8 +42,9 @@ def backoff(attempt: int, rand: Callable[[], float] = random.random) -> dt.timed
 
 
 def record_delivery_failure(channel: str) -> None:
-    """A delivery attempt to a ``channel`` kind failed: the metrics' counter is wired in here."""
+    """A delivery attempt to a ``channel`` kind failed: counted for the operator's metrics."""
     log.info("a notice delivery failed (channel kind: %s)", channel)
+    metrics.notice_delivery_failed(channel)
 
 
 def _claim(now: dt.datetime, only: str | None) -> Delivery | None:
