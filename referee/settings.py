@@ -189,7 +189,7 @@ REFEREE_SWEEP_SECONDS = float(os.environ.get("REFEREE_SWEEP_SECONDS", "10"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-due-work": {"task": "referee.sweep_due_work", "schedule": REFEREE_SWEEP_SECONDS},
 }
-REFEREE_SNAPSHOT_EVERY = int(os.environ.get("REFEREE_SNAPSHOT_EVERY", "50"))
+REFEREE_SNAPSHOT_EVERY = int(os.environ.get("REFEREE_SNAPSHOT_EVERY", "25"))  # referee.core.SNAPSHOT_EVERY
 REFEREE_REMINDER_HOURS = int(os.environ.get("REFEREE_REMINDER_HOURS", "6"))
 REFEREE_OUTAGE_SECONDS = int(os.environ.get("REFEREE_OUTAGE_SECONDS", "300"))
 REFEREE_VACATION_DAYS = int(os.environ.get("REFEREE_VACATION_DAYS", "14"))
