@@ -280,7 +280,7 @@ def main() -> None:
         # A game's first read in a process (the cache cleared) comes right before its warm
         # read, which it leaves warm.
         def cold(gid: str) -> Any:
-            POSITIONS.clear()  # a process that has not seen the game yet: snapshot + tail
+            POSITIONS.discard((store.cache_scope(), gid))  # a process that has not seen the game yet
             return referee.current(gid)
 
         reads: dict[Any, Any] = {}

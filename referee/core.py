@@ -96,6 +96,10 @@ class PositionCache:
                 self._entries.pop(next(iter(self._entries)))
             self._entries[key] = (version, position)
 
+    def discard(self, key: tuple[object, str]) -> None:
+        with self._lock:
+            self._entries.pop(key, None)
+
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
