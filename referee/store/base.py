@@ -17,7 +17,7 @@ from __future__ import annotations
 import datetime as dt
 import enum
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -232,6 +232,14 @@ class EventStore(ABC):
         columns overrides it."""
         return [(r.seq, r.type, r.payload, r.schema_version)
                 for r in self.read(game_id, after=after, upto=upto) if r.kind is RecordKind.EVENT]
+
+    def iter_events(
+        self, game_id: str, after: int = 0, upto: int | None = None
+    ) -> Generator[LoggedEvent, None, None]:
+        """``read_events`` as the rows arrive, for a fold that consumes them one by one (a
+        replay of a long log never holds it whole). A store that can stream overrides it;
+        the caller must exhaust or close the iterator before using the store again."""
+        yield from self.read_events(game_id, after=after, upto=upto)
 
     @abstractmethod
     def last_seq(self, game_id: str) -> int: ...

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -255,7 +255,8 @@ class DjangoEventStore(EventStore):
             return super().load(game_id, upto)
         game = str(game_id)
         snapshot, records = None, []
-        for part, *row in sql.run(sql.LOAD_SQL, {"game": game, "upto": MAX_SEQ if upto is None else upto}):
+        for part, *row in sql.run(sql.LOAD_SQL, {"game": game, "upto": MAX_SEQ if upto is None else upto},
+                                     records=True):
             if part == 0:
                 snapshot = Snapshot(game, row[0], row[2], sql.loads(row[3]), row[14])
             else:
@@ -265,7 +266,7 @@ class DjangoEventStore(EventStore):
     def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[StoredRecord]:
         if sql.enabled():
             game = str(game_id)
-            rows = sql.run(_READ_SQL, (game, after, MAX_SEQ if upto is None else upto))
+            rows = sql.run(_READ_SQL, (game, after, MAX_SEQ if upto is None else upto), records=True)
             return [_raw_record(game, row) for row in rows]
         qs = Event.objects.filter(game_id=game_id, seq__gt=after)
         if upto is not None:
@@ -291,6 +292,17 @@ class DjangoEventStore(EventStore):
             qs = qs.filter(seq__lte=upto)
         return list(qs.order_by("seq").values_list("seq", "type", "payload", "schema_version"))
 
+    def iter_events(
+        self, game_id: str, after: int = 0, upto: int | None = None
+    ) -> Generator[LoggedEvent, None, None]:
+        params = (str(game_id), after, MAX_SEQ if upto is None else upto)
+        if not sql.enabled():
+            yield from self.read_events(game_id, after=after, upto=upto)
+            return
+        loads = sql.loads
+        for seq, type_, payload, version in sql.stream(_EVENTS_SQL, params):
+            yield seq, type_, loads(payload), version
+
     def last_seq(self, game_id: str) -> int:
         if sql.enabled():
             rows = sql.run(_LAST_SQL, (str(game_id),))
@@ -301,7 +313,7 @@ class DjangoEventStore(EventStore):
     def find_key(self, game_id: str, key: str, *, actor_kind: str, actor_seat: int | None) -> StoredRecord | None:
         scope = key_scope(actor_kind, actor_seat)
         if sql.enabled():
-            rows = sql.run(_KEY_SQL, (str(game_id), key, scope))
+            rows = sql.run(_KEY_SQL, (str(game_id), key, scope), records=True)
             return _raw_record(str(game_id), rows[0]) if rows else None
         rows = Event.objects.filter(game_id=game_id, idempotency_key=key)
         return next((_record(r) for r in rows if key_scope(r.actor_kind, r.actor_seat) == scope), None)

@@ -121,6 +121,25 @@ class EventStoreContract:
         assert [e[0] for e in store.read_events(game, after=2, upto=4)] == [4]
         assert store.read_events(game, upto=1) == []
 
+    def test_iter_events_streams_what_read_events_gives(self, store, game):
+        store.append(game, 1, [rec(n=i) for i in range(1, 8)], NOW)
+        assert list(store.iter_events(game)) == store.read_events(game)
+        assert list(store.iter_events(game, after=2, upto=5)) == store.read_events(game, after=2, upto=5)
+
+    def test_a_stream_closed_half_way_leaves_the_store_usable(self, store, game):
+        store.append(game, 1, [rec(n=i) for i in range(1, 8)], NOW)
+        stream = store.iter_events(game)
+        assert next(stream)[0] == 1
+        stream.close()
+        assert store.last_seq(game) == 7
+        assert [r.seq for r in store.read(game, after=5)] == [6, 7]
+
+    def test_records_read_back_keep_their_utc_time(self, store, game):
+        (written,) = store.append(game, 1, [rec(n=1)], NOW)
+        (read,) = store.read(game)
+        assert read.created_at == written.created_at and read.created_at.utcoffset() == dt.timedelta(0)
+        assert read.hash == read.computed_hash()
+
     def test_records_caused_by_a_command(self, store, game):
         command = NewRecord(kind=RecordKind.COMMAND, type="Roll", payload={})
         caused = NewRecord(kind=RecordKind.EVENT, type="DieRolled", payload={"v": 3}, cause_offset=0)
