@@ -23,12 +23,16 @@ from referee.models import DueWork, Game
 from referee.store import sql as store_sql
 
 # The pending rows by the partial index of pending rows, the rows of the keys by the unique
-# (game, key, kind) index: never the game's finished rows, however many pile up. No row
-# locks: the game's row lock, which every writer of its due rows holds, is what serialises
-# them (locking rows the game lock already guards cost more than the rest of the read).
-_SELECT = (f"SELECT {store_sql.columns(DueWork)} FROM referee_duework WHERE id IN ("
-           "SELECT id FROM referee_duework WHERE game_id = %s::uuid AND status = 'pending' UNION ALL "
-           "SELECT id FROM referee_duework WHERE game_id = %s::uuid AND key = ANY(%s::varchar[]))")
+# (game, key, kind) index: never the game's finished rows, however many pile up. Each key is
+# looked up on its own (a lateral subquery the planner may not flatten): with ``key =
+# ANY(...)`` a generic plan made on a never-analysed table matched the game alone in the
+# index and filtered every row the game ever had. No row locks: the game's row lock, which
+# every writer of its due rows holds, is what serialises them (locking rows the game lock
+# already guards cost more than the rest of the read).
+_SELECT = (f"SELECT {store_sql.columns(DueWork)} FROM referee_duework WHERE game_id = %s::uuid "
+           f"AND status = 'pending' UNION ALL SELECT d.* FROM unnest(%s::varchar[]) AS k(key), LATERAL ("
+           f"SELECT {store_sql.columns(DueWork)} FROM referee_duework WHERE game_id = %s::uuid AND key = k.key "
+           "AND status <> 'pending' OFFSET 0) AS d")
 # One statement for a unit's writes: the changed rows' new state (a data-modifying CTE runs
 # whether or not it is referenced), then the new rows, returning their ids. Each list goes
 # as one JSON array (one string to bind, parsed by PostgreSQL) rather than one array per
@@ -67,7 +71,7 @@ class DueRows:
         """The game's pending rows and the rows of ``keys`` (locked), as this unit left them."""
         if store_sql.enabled():
             game_id = str(self.game.pk)
-            found = store_sql.instances(DueWork, store_sql.run(_SELECT, (game_id, game_id, list(keys))))
+            found = store_sql.instances(DueWork, store_sql.run(_SELECT, (game_id, list(keys), game_id)))
         else:
             found = list(DueWork.objects.filter(game=self.game).filter(
                 Q(status=DueWork.Status.PENDING) | Q(key__in=list(keys))))

@@ -151,9 +151,12 @@ VACATIONS_COLUMN = (
 )
 _LOCK_GAME = f"SELECT {store_sql.columns(Game)} FROM referee_game WHERE id = %s::uuid FOR NO KEY UPDATE"
 # No row lock: the game's lock, taken just before, guards its due rows (referee/due_rows.py).
-_ROW_OF_KEY = (f"SELECT {store_sql.columns(DueWork)}, {VACATIONS_COLUMN} FROM referee_duework "
+# The key's rows are found first (OFFSET 0 keeps the planner from it), then ordered: left to
+# itself, a generic plan walked the pending rows of every game in due order to find this one.
+_ROW_OF_KEY = (f"SELECT {store_sql.columns(DueWork)}, {VACATIONS_COLUMN} FROM ("
+               f"SELECT {store_sql.columns(DueWork)} FROM referee_duework "
                "WHERE game_id = %s::uuid AND key = %s::varchar AND status = 'pending' "
-               "AND (%s::varchar = '' OR kind = %s::varchar) ORDER BY due_at, id LIMIT 1")
+               "AND (%s::varchar = '' OR kind = %s::varchar) OFFSET 0) AS d ORDER BY due_at, id LIMIT 1")
 
 
 def _vacations_known(game: Game, since: dt.datetime, column: Any) -> None:
