@@ -68,8 +68,10 @@ def due_work_sync(
     The caller holds the game's row lock and passes the game row as it stands; with
     ``state`` (and its ``rules``) the position is not read again. Two statements: read the
     pending rows (and those of the keys scheduled now), then cancel the stale ones and
-    create the new ones in one. Within a unit of work (``rows``, a job running one row after
-    another) the writes wait for the unit's end (``DueRows.flush``)."""
+    create the new ones in one. After an order, whose lock brought the pending rows along
+    (``pending_known``), only the second, and only when something changes. Within a unit of
+    work (``rows``, a job running one row after another) the writes wait for the unit's end
+    (``DueRows.flush``)."""
     now = now or clock.now()
     works: dict[str, Any] = {}
     if game.status == Game.Status.ACTIVE:
@@ -78,7 +80,7 @@ def due_work_sync(
             rules = referee.ruleset_for(referee.store.get_game(str(game.pk)))
             state, _ = referee.current(str(game.pk))
         works = {work_key_text(w.key): w for w in rules.scheduled_work(state)}
-    unit_rows = rows if rows is not None else DueRows(game)
+    unit_rows = rows if rows is not None else DueRows(game, game.__dict__.pop("_pending_due", None))
     # Only the pending rows and those of the keys due now: a game's finished rows are history.
     current = unit_rows.select(list(works))
     known = {r.key for r in current}
@@ -98,12 +100,18 @@ def due_work_sync(
             created += _create_deadline(game, key, work.seats, now)
     unit_rows.add(created)
     if rows is None:
-        unit_rows.flush()
+        created = unit_rows.flush()
     timers_nudge(rows=[r for r in created if r.due_at is not None and r.due_at > now], now=now)
     return [r for r in (*current, *created) if r.status == DueWork.Status.PENDING and r.due_at is not None
             and r.due_at <= now]
 
 
+
+
+def pending_known(game: Game, rows: list[DueWork]) -> None:
+    """The locked game's pending due rows, read with its lock (``services._locked_seat``):
+    the next ``due_work_sync`` of this game row starts from them instead of reading them."""
+    game._pending_due = rows  # type: ignore[attr-defined]
 
 
 def _create(game: Game, key: str, kind: str, seats: Any, due_at: dt.datetime | None, now: dt.datetime,

@@ -97,3 +97,45 @@ def test_two_busy_writers_leave_no_gap_and_no_duplicate(committed):
     notes = Event.objects.filter(game=game, type="NoteWritten").count()
     assert notes == 50
     assert services.referee_get().verify(str(game.pk)).ok
+
+
+def test_an_order_that_waited_for_the_game_lock_knows_the_due_rows_its_holder_committed(committed):
+    """An order's lock brings the game's pending due rows along in the same statement; they
+    are read once the lock is held, so a row that the lock's previous holder made while the
+    order waited is among them (the statement's own snapshot, taken before the wait, would
+    miss it, and the order's sync would then work from stale rows)."""
+    import threading
+
+    import psycopg
+    from django.db import connection, transaction
+
+    game, seats = started_game()
+    db = settings.DATABASES["default"]
+    holder = psycopg.connect(host=db["HOST"], port=db["PORT"], user=db["USER"], dbname=db["NAME"])
+    known: set[str] = set()
+
+    def order() -> None:
+        try:
+            with transaction.atomic():
+                _number, locked = services._locked_seat(str(game.pk), seats[0].user)
+                known.update(row.key for row in locked._pending_due)
+        finally:
+            connection.close()
+
+    try:
+        holder.execute("SELECT 1 FROM referee_game WHERE id = %s FOR NO KEY UPDATE", [game.pk])
+        holder.execute("INSERT INTO referee_duework (game_id, key, kind, seats, due_at, status, created_at, result) "
+                       "VALUES (%s, 'made:meanwhile', 'now', '[]', now(), 'pending', now(), '')", [game.pk])
+        waiting = threading.Thread(target=order)
+        waiting.start()
+        for _ in range(600):
+            if _someone_waits_on_a_lock():
+                break
+            time.sleep(0.05)
+        else:
+            pytest.fail("the order never waited for the game's lock")
+        holder.commit()
+        waiting.join(timeout=60)
+    finally:
+        holder.close()
+    assert "made:meanwhile" in known
