@@ -493,7 +493,9 @@ def run(tmp: Path) -> None:
     from referee.models import DueWork
 
     load = os.getloadavg()
-    redis = redis_lib.Redis.from_url(os.environ["REDIS_URL"])
+    # No socket timeout: the script blocks on BLPOP for up to minutes (redis-py's own default
+    # of a few seconds turned a slow worker start-up into an error).
+    redis = redis_lib.Redis.from_url(os.environ["REDIS_URL"], socket_timeout=None)
     redis.delete("celery", "unacked", "unacked_index", "bench:ready", "bench:done", "bench:sweeping",
                  "bench:sweeps", "bench:failures")
     with connection.cursor() as cur:
