@@ -9,9 +9,9 @@ test:           ## every test, with real PostgreSQL and Redis started on loopbac
 lint:
 	.venv/bin/ruff check .
 
-bench:          ## every benchmark figure in one run, each a ratio to its baseline, then the summary (bench/README.md)
+bench:          ## every performance figure in one run, each a ratio to its peer, beside its goal (a few minutes; bench/README.md)
 	scripts/with_servers.sh sh -c 'export BENCH_RESULTS="$$REFEREE_VAR_DIR/bench-results.json"; \
-	  .venv/bin/python bench/event_store.py && .venv/bin/python bench/orders.py && \
+	  .venv/bin/python bench/event_store.py && .venv/bin/python bench/orders.py && .venv/bin/python bench/plans.py && \
 	  BENCH_GAMES=$${BENCH_GAMES:-2000} BENCH_ACTIVE_SECONDS=$${BENCH_ACTIVE_SECONDS:-15} .venv/bin/python bench/scheduling.py && \
 	  .venv/bin/python bench/fanout.py && \
 	  .venv/bin/python bench/ratings.py && \

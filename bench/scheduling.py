@@ -8,10 +8,11 @@ figures; asserts no timings (only correctness: exactly one expiry per game).
    (batches of games claimed with SELECT ... FOR NO KEY UPDATE SKIP LOCKED): time until
    every game has its one DeadlineExpired notice and its one referee Hold, and until the
    turn starts and notices those made due have run too; the exactly-once check;
-2. the overhead of a job over a no-op task on the same broker: round trips and bursts of
-   ``bench.noop`` (bench/noop_tasks.py) beside ``run_due_work`` for keys already done, and
-   the cost of one real deadline job, then the same job in this process, split into its
-   statements and the rest, beside a trivial statement's round trip;
+2. the overhead of a job over a no-op task on the same broker (bench/scheduling_jobs.py):
+   round trips of ``bench.noop`` (bench/noop_tasks.py), of ``run_due_work`` for a key
+   already done and of a real deadline job, interleaved task by task; bursts of the first
+   two; then the same real job in this process, split into its statements and the rest,
+   beside a trivial statement's round trip;
 3. 1,000 active games with orders and deadlines interleaved: this process places orders
    as a web process would while the workers sweep a steady stream of expiring deadlines.
 
@@ -23,7 +24,6 @@ what each figure measures. ``BENCH_GAMES`` sets the storm's size (``make bench``
 from __future__ import annotations
 
 import datetime as dt
-import json
 import os
 import platform
 import shutil
@@ -42,6 +42,15 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.event_store import Table  # noqa: E402  (also sets the Django defaults below)
+from bench.scheduling_jobs import (  # noqa: E402
+    burst,
+    fresh_connection,
+    in_process_jobs,
+    ms,
+    pct,
+    pg_sessions,
+    round_trip,
+)
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
 os.environ.setdefault("DJANGO_DEBUG", "0")
@@ -51,13 +60,13 @@ os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-not-a-secret")
 GAMES = int(os.environ.get("BENCH_GAMES", "10000"))  # games whose deadlines all expire at once
 ACTIVE = min(1_000, GAMES // 2)  # part 3: games with orders (half) and expiring deadlines (half)
 ACTIVE_SECONDS = float(os.environ.get("BENCH_ACTIVE_SECONDS", "20"))  # part 3's duration
-RESERVED = 200  # more games like them, whose deadlines part 2 runs one at a time
+ROUND_TRIPS = max(200, int(os.environ.get("BENCH_ROUND_TRIPS", "200")))  # 2a: round trips per kind
+RESERVED = ROUND_TRIPS  # more games like them, whose deadlines part 2 runs one at a time
 IN_PROCESS = 100  # and more, whose deadline jobs part 2 runs in this process (where the time goes)
 SERVICE_GAMES = 50  # of all games, made through the real services; the rest in bulk (see README)
 BULK_CHUNK = 1_000  # games per bulk transaction
 WORKERS = 2  # worker processes, one task at a time each (--pool solo)
 SWEEPS = 4  # sweep_due_work tasks enqueued (each runs up to 10,000 rows)
-ROUND_TRIPS = int(os.environ.get("BENCH_ROUND_TRIPS", "200"))  # 2a: sequential round trips per kind
 WARMUP = 20
 BURST = ROUND_TRIPS  # 2b: tasks sent at once per kind
 VERIFY_SAMPLE = 100  # games whose whole log is verified (hash chain + re-adjudication)
@@ -463,125 +472,6 @@ def exactly_once() -> Counter[tuple[int, int, int]]:
     return Counter(rows)
 
 
-# --- part 2: a job beside a no-op task -----------------------------------------------------------
-
-
-def round_trip(redis: Any, name: str, args: Sequence[Any], task_id: str) -> tuple[float, float]:
-    """Send one task and wait for the worker's report that it finished: (round trip, time
-    inside the worker) in seconds."""
-    from referee.celery import app
-
-    t0 = time.perf_counter()
-    app.send_task(name, args=list(args), task_id=task_id)
-    item = redis.blpop("bench:done", timeout=60)
-    elapsed = time.perf_counter() - t0
-    if item is None:
-        raise TimeoutError(f"{name}{tuple(args)} did not finish within 60 s")
-    done = json.loads(item[1])
-    if done["id"] != task_id:
-        raise AssertionError(f"expected {task_id} to finish, got {done['id']}")
-    return elapsed, done["seconds"]
-
-
-def burst(redis: Any, name: str, args: Sequence[Sequence[Any]], tag: str) -> tuple[float, list[float]]:
-    """Send len(args) tasks at once; seconds from the first send until all have finished."""
-    from referee.celery import app
-
-    t0 = time.perf_counter()
-    for i, a in enumerate(args):
-        app.send_task(name, args=list(a), task_id=f"bench-{tag}-{i}")
-    inside = []
-    for _ in args:
-        item = redis.blpop("bench:done", timeout=60)
-        if item is None:
-            raise TimeoutError(f"a burst of {name} did not finish")
-        inside.append(json.loads(item[1])["seconds"])
-    return time.perf_counter() - t0, inside
-
-
-def pg_sessions() -> int:
-    """Sessions ever opened to this database (PostgreSQL 14+)."""
-    from django.db import connection
-
-    with connection.cursor() as cur:
-        cur.execute("SELECT sessions FROM pg_stat_database WHERE datname = current_database()")
-        return cur.fetchone()[0]
-
-
-def fresh_connection() -> float:
-    """What a worker pays per task when Django's connection is closed around every task:
-    a new connection, made the way Django makes it, one query, close."""
-    from django.db import connections
-
-    t0 = time.perf_counter()
-    conn = connections.create_connection("default")
-    with conn.cursor() as cur:
-        cur.execute("SELECT 1")
-    conn.close()
-    return time.perf_counter() - t0
-
-
-def pct(samples: Sequence[float], p: int) -> float:
-    return statistics.quantiles(samples, n=100, method="inclusive")[p - 1]
-
-
-def ms(seconds: float) -> str:
-    return f"{seconds * 1000:,.2f}"
-
-
-def in_process_jobs(game_ids: Sequence[str]) -> dict[str, Any]:
-    """The real deadline job of each game run here, without Celery, with the time spent in
-    its SQL statements measured around ``referee.store.sql.run`` (every statement of the job
-    goes through it; Django ORM statements are timed too), interleaved with a trivial
-    statement's round trip on the same connection."""
-    from django.db import connection
-
-    from referee import scheduling
-    from referee.store import sql as store_sql
-
-    spent: list[float] = []
-    real_run = store_sql.run
-
-    def timed(sql: str, params: Any = ()) -> list[tuple[Any, ...]]:
-        t = time.perf_counter()
-        try:
-            return real_run(sql, params)
-        finally:
-            spent.append(time.perf_counter() - t)
-
-    def orm(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
-        t = time.perf_counter()
-        try:
-            return execute(sql, params, many, context)
-        finally:
-            spent.append(time.perf_counter() - t)
-
-    out: dict[str, Any] = {"job": [], "statements": [], "trivial": [], "count": 0}
-    counts = Counter()
-    store_sql.run = timed  # type: ignore[assignment]
-    try:
-        with connection.execute_wrapper(orm):
-            for game_id in game_ids:
-                t = time.perf_counter()
-                real_run("SELECT 1")
-                out["trivial"].append(time.perf_counter() - t)
-                spent.clear()
-                t = time.perf_counter()
-                result = scheduling.due_work_run(game_id=game_id, key="turn:0:deadline", kind="deadline")
-                out["job"].append(time.perf_counter() - t)
-                if not result.startswith("referee played"):
-                    raise AssertionError(f"game {game_id}: {result}")
-                out["statements"].append(sum(spent))
-                counts[len(spent)] += 1
-    finally:
-        store_sql.run = real_run  # type: ignore[assignment]
-    out["count"] = counts.most_common(1)[0][0]
-    return out
-
-
-# --- the figures -------------------------------------------------------------------------------
-
-
 def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="bench-scheduling-"))
     try:
@@ -603,7 +493,9 @@ def run(tmp: Path) -> None:
     from referee.models import DueWork
 
     load = os.getloadavg()
-    redis = redis_lib.Redis.from_url(os.environ["REDIS_URL"])
+    # No socket timeout: the script blocks on BLPOP for up to minutes (redis-py's own default
+    # of a few seconds turned a slow worker start-up into an error).
+    redis = redis_lib.Redis.from_url(os.environ["REDIS_URL"], socket_timeout=None)
     redis.delete("celery", "unacked", "unacked_index", "bench:ready", "bench:done", "bench:sweeping",
                  "bench:sweeps", "bench:failures")
     with connection.cursor() as cur:
@@ -644,27 +536,23 @@ def run(tmp: Path) -> None:
         for i in range(WARMUP):
             round_trip(redis, NOOP, (), f"bench-warm-noop-{i}")
             round_trip(redis, RUN, done_keys[i], f"bench-warm-job-{i}")
-        trips: dict[str, list[tuple[float, float]]] = {}
-        opened: dict[str, float] = {}
-        s0 = pg_sessions()
-        trips["noop"] = [round_trip(redis, NOOP, (), f"bench-noop-{i}") for i in range(ROUND_TRIPS)]
-        s1 = pg_sessions()
-        trips["done"] = [round_trip(redis, RUN, done_keys[WARMUP + i], f"bench-done-{i}") for i in range(ROUND_TRIPS)]
-        s2 = pg_sessions()
-        opened["noop"], opened["done"] = (s1 - s0) / ROUND_TRIPS, (s2 - s1) / ROUND_TRIPS
         t_noop_burst, noop_inside = burst(redis, NOOP, [()] * BURST, "bnoop")
         t_done_burst, done_inside = burst(redis, RUN, done_keys[-BURST:], "bdone")
         connects = [fresh_connection() for _ in range(ROUND_TRIPS // 5)]
-        # real deadline jobs of the reserved games, one at a time; nothing sweeps; each job runs
-        # its game's turn-1 start and notice itself, under the same lock (no nudges)
+        # Round trips interleaved task by task (a no-op, a job whose key is done, a real
+        # deadline job), so that a change of the machine's load falls on all three alike.
+        # Nothing sweeps; each real job runs its game's turn-1 start and notice itself,
+        # under the same lock (no nudges), and the queue is left idle after it.
         wait_until(queue_idle_of(redis), "the queue to drain")
         set_now(after)
-        trips["real"] = []
-        s3 = pg_sessions()
+        trips: dict[str, list[tuple[float, float]]] = {"noop": [], "done": [], "real": []}
+        s0 = pg_sessions()
         for i, g in enumerate(reserved):
+            trips["noop"].append(round_trip(redis, NOOP, (), f"bench-noop-{i}"))
+            trips["done"].append(round_trip(redis, RUN, done_keys[WARMUP + i], f"bench-done-{i}"))
             trips["real"].append(round_trip(redis, RUN, (g, "turn:0:deadline"), f"bench-real-{i}"))
             wait_until(queue_idle_of(redis), "the nudges of a real job", timeout=60)
-        opened["real"] = (pg_sessions() - s3) / RESERVED
+        opened = (pg_sessions() - s0) / (3 * RESERVED)
         split = in_process_jobs(in_process)
 
         # part 1: the storm ------------------------------------------------------------------------
@@ -734,32 +622,36 @@ def run(tmp: Path) -> None:
         tab.row(f"turn:0:deadline result: {result_text[:60]}", f"{n:,}", "", "")
     tab.row("games whose turn 1 had started after the storm", f"{started[2]:,}", "", "")
 
-    tab.section(f"2a. round trip, one task at a time ({ROUND_TRIPS} each)", "p50 ms", "p95 ms", "p99 ms",
-                "in-worker p50", "new PG sessions", "p50 vs noop")
+    tab.section(f"2a. round trip, one task at a time, interleaved task by task ({ROUND_TRIPS} each)", "p50 ms",
+                "p95 ms", "p99 ms", "in-worker p50", "p50 vs noop")
     base = statistics.median(rt for rt, _ in trips["noop"])
     labels = {"noop": "bench.noop (does nothing)", "done": "run_due_work, key already done",
               "real": f"run_due_work, a real deadline ({RESERVED}; + its turn start and notice)"}
     for kind, label in labels.items():
         rts, inside = [rt for rt, _ in trips[kind]], [s for _, s in trips[kind]]
         tab.row(label, ms(statistics.median(rts)), ms(pct(rts, 95)), ms(pct(rts, 99)),
-                ms(statistics.median(inside)), f"{opened[kind]:.2f}", f"{statistics.median(rts) / base:.2f}x")
+                ms(statistics.median(inside)), f"{statistics.median(rts) / base:.2f}x")
+    ratios = [real / noop for (real, _), (noop, _) in zip(trips["real"], trips["noop"], strict=True)]
+    tab.row("  the real job / the no-op just before it, task by task: p50 of the ratios", "", "", "", "",
+            f"{statistics.median(ratios):.2f}x")
+    tab.row(f"new PostgreSQL sessions per task while they ran: {opened:.2f}")
     tab.row("a new Django connection: connect, SELECT 1, close", ms(statistics.median(connects)),
-            ms(pct(connects, 95)), "", "", "", "")
+            ms(pct(connects, 95)), "", "", "")
     jobs, inside, trivial = split["job"], split["statements"], split["trivial"]
     outside = statistics.median(rt for rt, _ in trips["real"]) - statistics.median(s for _, s in trips["real"])
     tab.row(f"the real deadline job in this process, no Celery ({IN_PROCESS} more games)", ms(statistics.median(jobs)),
-            ms(pct(jobs, 95)), ms(pct(jobs, 99)), "", "", "")
+            ms(pct(jobs, 95)), ms(pct(jobs, 99)), "", "")
     tab.row(f"  of which in its {split['count']} statements (BEGIN and COMMIT not counted)",
-            ms(statistics.median(inside)), "", "", "", "", "")
+            ms(statistics.median(inside)), "", "", "", "")
     tab.row("  the rest: Python, BEGIN and COMMIT", ms(statistics.median(j - i for j, i in zip(jobs, inside, strict=True))),
-            "", "", "", "", "")
+            "", "", "", "")
     tab.row("one trivial statement (SELECT 1) on this process's connection", ms(statistics.median(trivial)),
-            ms(pct(trivial, 95)), "", "", "", "")
+            ms(pct(trivial, 95)), "", "", "")
     floor = (split["count"] + 2) * statistics.median(trivial)
     tab.row(f"  {split['count']} + 2 round trips of a trivial statement: the job's floor before any work",
-            ms(floor), "", "", "", "", f"{(floor + outside) / base:.2f}x")
+            ms(floor), "", "", "", f"{(floor + outside) / base:.2f}x")
     tab.row("  the time in the worker a job may take for 3x a no-op (3 x noop - the real job's outside)",
-            ms(3 * base - outside), "", "", "", "", "")
+            ms(3 * base - outside), "", "", "", "")
 
     tab.section(f"2b. throughput, {WORKERS} workers", "tasks/s", "ms/task/worker", "in-worker p50", "vs noop")
     tab.row(f"bench.noop, burst of {BURST}", f"{BURST / t_noop_burst:,.0f}", ms(WORKERS * t_noop_burst / BURST),

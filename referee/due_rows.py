@@ -23,18 +23,24 @@ from referee.models import DueWork, Game
 from referee.store import sql as store_sql
 
 # The pending rows by the partial index of pending rows, the rows of the keys by the unique
-# (game, key, kind) index: never the game's finished rows, however many pile up. No row
-# locks: the game's row lock, which every writer of its due rows holds, is what serialises
-# them (locking rows the game lock already guards cost more than the rest of the read).
-_SELECT = (f"SELECT {store_sql.columns(DueWork)} FROM referee_duework WHERE id IN ("
-           "SELECT id FROM referee_duework WHERE game_id = %s::uuid AND status = 'pending' UNION ALL "
-           "SELECT id FROM referee_duework WHERE game_id = %s::uuid AND key = ANY(%s::varchar[]))")
+# (game, key, kind) index: never the game's finished rows, however many pile up. Each key is
+# looked up on its own (a lateral subquery the planner may not flatten): with ``key =
+# ANY(...)`` a generic plan made on a never-analysed table matched the game alone in the
+# index and filtered every row the game ever had. No row locks: the game's row lock, which
+# every writer of its due rows holds, is what serialises them (locking rows the game lock
+# already guards cost more than the rest of the read).
+_SELECT = (f"SELECT {store_sql.columns(DueWork)} FROM referee_duework WHERE game_id = %s::uuid "
+           f"AND status = 'pending' UNION ALL SELECT d.* FROM unnest(%s::varchar[]) AS k(key), LATERAL ("
+           f"SELECT {store_sql.columns(DueWork)} FROM referee_duework WHERE game_id = %s::uuid AND key = k.key "
+           "AND status <> 'pending' OFFSET 0) AS d")
 # One statement for a unit's writes: the changed rows' new state (a data-modifying CTE runs
 # whether or not it is referenced), then the new rows, returning their ids. Each list goes
 # as one JSON array (one string to bind, parsed by PostgreSQL) rather than one array per
 # column (psycopg's array dumpers cost more than the statement). The changed rows' ids also
 # go as an array: matched by the primary key, not by a hash join over the whole table (the
-# planner guesses a JSON array holds 100 rows).
+# planner guesses a JSON array holds 100 rows). A new row of a key that already has one goes
+# in only when the unit read that key's rows (``DueRows.select``); otherwise the key is looked
+# up row by row (OFFSET 0: not hashed over every row the game ever had).
 _FLUSH = (
     "WITH changed AS (UPDATE referee_duework d SET status = e->>1, done_at = (e->>2)::timestamptz, result = e->>3 "
     "FROM jsonb_array_elements(%s::jsonb) AS e WHERE d.id = ANY(%s::int8[]) AND d.id = (e->>0)::int8 "
@@ -42,6 +48,8 @@ _FLUSH = (
     "INSERT INTO referee_duework (game_id, key, kind, seats, due_at, remaining, status, created_at, done_at, result) "
     "SELECT %s::uuid, e->>0, e->>1, e->2, (e->>3)::timestamptz, (e->>4)::float8 * interval '1 second', e->>5, "
     "(e->>6)::timestamptz, (e->>7)::timestamptz, e->>8 FROM jsonb_array_elements(%s::jsonb) AS e "
+    "WHERE %s::bool OR NOT EXISTS (SELECT 1 FROM referee_duework x WHERE x.game_id = %s::uuid AND x.key = e->>0 "
+    "OFFSET 0) "
     "RETURNING id, key, kind"
 )
 
@@ -53,11 +61,16 @@ def _iso(moment: dt.datetime | None) -> str | None:
 class DueRows:
     """The unit's copy of a game's due rows: reads laid over the database, writes buffered."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, pending: list[DueWork] | None = None) -> None:
         self.game = game
         self._seen: dict[int, DueWork] = {}  # rows read in this unit, by id: the unit's copy
         self._changed: dict[int, DueWork] = {}  # of those, the ones whose state changed
         self._new: list[DueWork] = []  # rows made in this unit, written by ``flush``
+        # The game's pending rows as read with its lock (an order's): the first ``select``
+        # reads nothing, and rows of keys that are done are not known, so ``flush`` writes a
+        # new row only where its key has no row yet.
+        self._pending = pending
+        self._keys_unread = False
 
     def adopt(self, rows: Iterable[DueWork]) -> list[DueWork]:
         """Rows the caller read (the job's own row, a sweep's batch), as the unit's copies."""
@@ -65,9 +78,11 @@ class DueRows:
 
     def select(self, keys: Sequence[str]) -> list[DueWork]:
         """The game's pending rows and the rows of ``keys`` (locked), as this unit left them."""
-        if store_sql.enabled():
+        if self._pending is not None:
+            found, self._pending, self._keys_unread = self._pending, None, True
+        elif store_sql.enabled():
             game_id = str(self.game.pk)
-            found = store_sql.instances(DueWork, store_sql.run(_SELECT, (game_id, game_id, list(keys))))
+            found = store_sql.instances(DueWork, store_sql.run(_SELECT, (game_id, list(keys), game_id)))
         else:
             found = list(DueWork.objects.filter(game=self.game).filter(
                 Q(status=DueWork.Status.PENDING) | Q(key__in=list(keys))))
@@ -91,30 +106,35 @@ class DueRows:
                 return row
         return DueWork.objects.filter(game=self.game, key=key, kind=DueWork.Kind.DEADLINE).first()
 
-    def flush(self) -> None:
-        """Write what the unit changed and made: one statement (PostgreSQL)."""
+    def flush(self) -> list[DueWork]:
+        """Write what the unit changed and made: one statement (PostgreSQL). Returns the new
+        rows that went in (all of them, unless the rows of done keys were never read)."""
         changed, new = list(self._changed.values()), self._new
         self._changed, self._new = {}, []
         if not changed and not new:
-            return
+            return []
         if not store_sql.enabled():
             for row in changed:
                 row.save(update_fields=["status", "done_at", "result"])
             DueWork.objects.bulk_create(new)
         else:
+            game_id = str(self.game.pk)
             ids = {(key, kind): pk for pk, key, kind in store_sql.run(_FLUSH, (
                 store_sql.dumps([(r.pk, r.status, _iso(r.done_at), r.result) for r in changed]),
                 [r.pk for r in changed],
-                str(self.game.pk),
+                game_id,
                 store_sql.dumps([
                     (r.key, r.kind, r.seats, _iso(r.due_at),
                      None if r.remaining is None else r.remaining.total_seconds(), r.status, _iso(r.created_at),
                      _iso(r.done_at), r.result)
                     for r in new
                 ]),
+                not self._keys_unread, game_id,
             ))}
+            new = [r for r in new if (r.key, r.kind) in ids]
             for row in new:
                 row.pk = ids[(row.key, row.kind)]
                 row._state.adding, row._state.db = False, "default"
         for row in new:
             self._seen[row.pk] = row
+        return new

@@ -69,8 +69,10 @@ def due_work_sync(
     The caller holds the game's row lock and passes the game row as it stands; with
     ``state`` (and its ``rules``) the position is not read again. Two statements: read the
     pending rows (and those of the keys scheduled now), then cancel the stale ones and
-    create the new ones in one. Within a unit of work (``rows``, a job running one row after
-    another) the writes wait for the unit's end (``DueRows.flush``)."""
+    create the new ones in one. After an order, whose lock brought the pending rows along
+    (``pending_known``), only the second, and only when something changes. Within a unit of
+    work (``rows``, a job running one row after another) the writes wait for the unit's end
+    (``DueRows.flush``)."""
     now = now or clock.now()
     works: dict[str, Any] = {}
     if game.status == Game.Status.ACTIVE:
@@ -79,7 +81,7 @@ def due_work_sync(
             rules = referee.ruleset_for(referee.store.get_game(str(game.pk)))
             state, _ = referee.current(str(game.pk))
         works = {work_key_text(w.key): w for w in rules.scheduled_work(state)}
-    unit_rows = rows if rows is not None else DueRows(game)
+    unit_rows = rows if rows is not None else DueRows(game, game.__dict__.pop("_pending_due", None))
     # Only the pending rows and those of the keys due now: a game's finished rows are history.
     current = unit_rows.select(list(works))
     known = {r.key for r in current}
@@ -99,12 +101,18 @@ def due_work_sync(
             created += _create_deadline(game, key, work.seats, now)
     unit_rows.add(created)
     if rows is None:
-        unit_rows.flush()
+        created = unit_rows.flush()
     timers_nudge(rows=[r for r in created if r.due_at is not None and r.due_at > now], now=now)
     return [r for r in (*current, *created) if r.status == DueWork.Status.PENDING and r.due_at is not None
             and r.due_at <= now]
 
 
+
+
+def pending_known(game: Game, rows: list[DueWork]) -> None:
+    """The locked game's pending due rows, read with its lock (``services._locked_seat``):
+    the next ``due_work_sync`` of this game row starts from them instead of reading them."""
+    game._pending_due = rows  # type: ignore[attr-defined]
 
 
 def _create(game: Game, key: str, kind: str, seats: Any, due_at: dt.datetime | None, now: dt.datetime,
@@ -141,28 +149,34 @@ class Away:
     ends_at: dt.datetime
 
 
-#: The game's vacations not over by a moment, as one JSON column of the job's read of its
-#: row: an expiry, and the deadline it starts, then need no statement of their own. Never
-#: in the statement that takes the game's lock: a statement that waited for the lock would
-#: return what its snapshot, older than the lock, saw (a vacation declared meanwhile).
-VACATIONS_COLUMN = (
-    "(SELECT coalesce(json_agg(json_build_array(s.number, v.starts_at, v.ends_at)), '[]') "
-    "FROM referee_vacation v JOIN referee_seat s ON s.id = v.seat_id "
-    "WHERE s.game_id = %s::uuid AND v.ends_at > %s::timestamptz)"
+# The game locked, then (once the lock is held, each with a snapshot of its own: the
+# functions of migration 0011) its first pending row of the key, its vacations not over by
+# a moment and the seats it e-mails: one round trip. No row lock on the due row: the game's
+# lock guards its due rows (referee/due_rows.py).
+_LOCK_GAME_AND_ROW = (
+    f"SELECT l.*, x.away, x.mail, {store_sql.columns(DueWork, 'd')} FROM ("
+    f"SELECT {store_sql.columns(Game)} FROM referee_game WHERE id = %s::uuid FOR NO KEY UPDATE) AS l "
+    "CROSS JOIN LATERAL (SELECT referee_game_vacations(l.id, %s::timestamptz) AS away, "
+    "referee_game_recipients(l.id) AS mail) AS x "
+    "LEFT JOIN LATERAL referee_due_row(l.id, %s::varchar, %s::varchar) AS d ON true"
 )
-_LOCK_GAME = f"SELECT {store_sql.columns(Game)} FROM referee_game WHERE id = %s::uuid FOR NO KEY UPDATE"
-# No row lock: the game's lock, taken just before, guards its due rows (referee/due_rows.py).
-_ROW_OF_KEY = (f"SELECT {store_sql.columns(DueWork)}, {VACATIONS_COLUMN} FROM referee_duework "
-               "WHERE game_id = %s::uuid AND key = %s::varchar AND status = 'pending' "
-               "AND (%s::varchar = '' OR kind = %s::varchar) ORDER BY due_at, id LIMIT 1")
 
 
 def _vacations_known(game: Game, since: dt.datetime, column: Any) -> None:
-    """Keep on the locked game row what ``VACATIONS_COLUMN`` read at ``since``."""
+    """Keep on the locked game row the vacations not over by ``since`` that its lock read."""
     rows = store_sql.loads(column) or []
     game._vacations_from = (since, [  # type: ignore[attr-defined]
         Away(seat, dt.datetime.fromisoformat(starts), dt.datetime.fromisoformat(ends)) for seat, starts, ends in rows
     ])
+
+
+def _recipients(game: Game, seats: Any) -> list[notifications.Recipient]:
+    """Who of these seats the referee e-mails: from what the game's lock read, if it did."""
+    known = getattr(game, "_recipients", None)
+    if known is None:
+        return notifications.recipients_get(game_id=str(game.pk), seats=seats)
+    wanted = {int(n) for n in seats}
+    return [notifications.Recipient(name, email) for number, name, email in known if number in wanted]
 
 
 _AWAY_OF_GAMES = ("SELECT s.game_id, s.number, v.starts_at, v.ends_at FROM referee_vacation v "
@@ -272,14 +286,17 @@ def _locked_game_and_row(game_id: str, key: str, kind: str, now: dt.datetime) ->
             uuid.UUID(str(game_id))
         except ValueError:
             return None, None
-        games = store_sql.instances(Game, store_sql.run(_LOCK_GAME, (str(game_id),)))
-        if not games:
-            return None, None
-        found = store_sql.run(_ROW_OF_KEY, (str(game_id), now, str(game_id), key, kind, kind))
+        found = store_sql.run(_LOCK_GAME_AND_ROW, (str(game_id), now, key, kind))
         if not found:
-            return games[0], None
-        _vacations_known(games[0], now, found[0][-1])
-        return games[0], store_sql.instances(DueWork, [found[0][:-1]])[0]
+            return None, None
+        width = len(Game._meta.concrete_fields)
+        row = found[0]
+        game = store_sql.instances(Game, [row[:width]])[0]
+        _vacations_known(game, now, row[width])
+        game._recipients = store_sql.loads(row[width + 1]) or []  # type: ignore[attr-defined]
+        if row[width + 2] is None:
+            return game, None
+        return game, store_sql.instances(DueWork, [row[width + 2:]])[0]
     game = Game.objects.select_for_update(no_key=True).filter(pk=game_id).first()
     if game is None:
         return None, None

@@ -179,7 +179,11 @@ def _locked_seat(game_id: str, user: AbstractBaseUser) -> tuple[int, Game]:
                 uuid.UUID(str(game_id))
                 rows = store_sql.run(_SEAT_AND_GAME, (str(game_id), user.pk))
                 if rows:
-                    found = rows[0][0], store_sql.instances(Game, [rows[0][1:]])[0]
+                    width = 1 + len(Game._meta.concrete_fields)
+                    game = store_sql.instances(Game, [rows[0][1:width]])[0]
+                    scheduling.pending_known(game, store_sql.instances(
+                        DueWork, [row[width:] for row in rows if row[width] is not None]))
+                    found = rows[0][0], game
             else:
                 seat = (Seat.objects.select_related("game").select_for_update(no_key=True, of=("game",))
                         .filter(game_id=game_id, user=user).first())
@@ -191,9 +195,13 @@ def _locked_seat(game_id: str, user: AbstractBaseUser) -> tuple[int, Game]:
     return found
 
 
+# The game's pending due rows come along, read once the lock is held and with a snapshot
+# of their own (migration 0011): the sync after the append then needs no read of them.
 _SEAT_AND_GAME = (
-    f"SELECT s.number, {store_sql.columns(Game, 'g')} FROM referee_seat s JOIN referee_game g ON g.id = s.game_id "
-    "WHERE s.game_id = %s::uuid AND s.user_id = %s FOR NO KEY UPDATE OF g"
+    f"SELECT l.*, {store_sql.columns(DueWork, 'd')} FROM (SELECT s.number, {store_sql.columns(Game, 'g')} "
+    "FROM referee_seat s JOIN referee_game g ON g.id = s.game_id "
+    "WHERE s.game_id = %s::uuid AND s.user_id = %s FOR NO KEY UPDATE OF g) AS l "
+    "LEFT JOIN LATERAL referee_pending_due_work(l.id) AS d ON true"
 )
 
 

@@ -1,0 +1,217 @@
+"""The hot statements' plans do not depend on the tables' statistics.
+
+On a table that was never analysed PostgreSQL guesses, and a prepared statement may keep a
+generic plan made on a guess: with a redundant one-column ``game_id`` index beside the
+unique ``(game_id, seq)`` it picked the one-column index for the append and filtered every
+record of the game to find one predecessor. Here every statement an order and a deadline
+job send through ``store.sql.run`` is, just before it runs, explained with both a generic
+and a custom plan (``EXPLAIN ANALYZE`` in a savepoint rolled back), on a game of a few
+thousand records and a thousand finished due-work rows whose tables look never analysed:
+each scan of the log and of the due work goes through a composite index and touches a
+handful of rows, not the game.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import pytest
+from django.db import connection, transaction
+
+from referee import scheduling, services
+from referee.core import POSITIONS
+from referee.models import DueWork
+from referee.store import sql as store_sql
+from referee.store.base import NewRecord, RecordKind
+from tests.factories import acting_seat, started_game
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
+
+RECORDS = 3000  # padding records behind the game's head
+FINISHED_DUE_ROWS = 5000
+#: rows one scan may read (returned, filtered out, rechecked) whatever the game's length
+MOST_ROWS_PER_SCAN = 30
+HOT_TABLES = ("referee_event", "referee_duework", "referee_snapshot", "referee_seat")
+COMPOSITE = {
+    "referee_event": {"event_seq_unique", "event_idempotency_key_per_scope"},
+    "referee_duework": {"due_work_key_kind_unique", "due_work_game_pending_idx", "referee_duework_pkey"},
+    "referee_snapshot": {"snapshot_seq_unique"},
+    "referee_seat": {"seat_number_unique", "seat_user_unique"},
+}
+
+
+def _numbered(sql: str, params: Any) -> tuple[str, list[Any]]:
+    """``sql`` with psycopg's placeholders as PREPARE's ``$n``, and the values in order."""
+    if isinstance(params, dict):
+        names: list[str] = []
+
+        def named(m: re.Match[str]) -> str:
+            if m.group(1) not in names:
+                names.append(m.group(1))
+            return f"${names.index(m.group(1)) + 1}"
+
+        return re.sub(r"%\((\w+)\)s", named, sql), [params[n] for n in names]
+    parts = sql.split("%s")
+    return "".join(p + (f"${i + 1}" if i < len(parts) - 1 else "") for i, p in enumerate(parts)), list(params)
+
+
+def _nodes(plan: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    yield plan
+    for child in plan.get("Plans", ()):
+        yield from _nodes(child)
+
+
+def _explain(sql: str, params: Any, mode: str) -> list[dict[str, Any]]:
+    text, values = _numbered(sql, params)
+    with transaction.atomic(), connection.cursor() as cur:
+        cur.execute(f"SET LOCAL plan_cache_mode = {mode}")
+        cur.execute(f"PREPARE hot AS {text}")
+        cur.execute("EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE hot(" + ", ".join(["%s"] * len(values)) + ")",
+                    [json.dumps(v) if isinstance(v, dict) else v for v in values])
+        found = cur.fetchone()[0]
+        cur.execute("DEALLOCATE hot")
+        transaction.set_rollback(True)  # an explained write is undone; the statement itself runs next
+    return list(_nodes((json.loads(found) if isinstance(found, str) else found)[0]["Plan"]))
+
+
+@pytest.fixture
+def explained(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str, list[dict[str, Any]]]]:
+    """Every statement sent through ``store.sql.run`` while the fixture is on, explained just
+    before it runs (the tables then as the statement finds them)."""
+    seen: list[tuple[str, str, list[dict[str, Any]]]] = []
+    run = store_sql.run
+
+    def explaining(sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        if any(table in sql for table in HOT_TABLES):
+            for mode in ("force_generic_plan", "force_custom_plan"):
+                seen.append((sql, mode, _explain(sql, params, mode)))
+        return run(sql, params)
+
+    monkeypatch.setattr(store_sql, "run", explaining)
+    return seen
+
+
+def _never_analysed() -> None:
+    """The tables as a fresh database has them: no statistics, no row estimate (undone with
+    the test's transaction)."""
+    with connection.cursor() as cur:
+        cur.execute("SELECT oid FROM pg_class WHERE relname = ANY(%s)", [list(HOT_TABLES)])
+        oids = [row[0] for row in cur.fetchall()]
+        cur.execute("DELETE FROM pg_statistic WHERE starelid = ANY(%s::oid[])", [oids])
+        cur.execute("UPDATE pg_class SET reltuples = -1, relpages = 0 WHERE oid = ANY(%s::oid[])", [oids])
+
+
+def _long_game() -> tuple[Any, list[Any]]:
+    """A Pig game with ``RECORDS`` notices (which change no position) and
+    ``FINISHED_DUE_ROWS`` finished due rows behind its head."""
+    game, seats = started_game(settings={"target": 1000})
+    gid = str(game.pk)
+    referee = services.referee_get()
+    now = dt.datetime.now(dt.UTC)
+    for _ in range(RECORDS // 100):
+        referee.store.append(gid, referee.store.last_seq(gid) + 1, [
+            NewRecord(kind=RecordKind.NOTICE, type="Padding", payload={"i": i}, actor_kind="referee")
+            for i in range(100)
+        ], now)
+    DueWork.objects.bulk_create([
+        DueWork(game=game, key=f"old:{i}", kind="now", status="done", created_at=now, done_at=now, due_at=now)
+        for i in range(FINISHED_DUE_ROWS)
+    ])
+    state, _ = referee.current(gid)  # cached at the head, as in a process that serves the game
+    info = referee.store.get_game(gid)
+    referee._maybe_snapshot(info, referee.ruleset_for(info), state, referee.store.last_seq(gid))
+    _never_analysed()
+    return game, seats
+
+
+def _scans(nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [n for n in nodes if n.get("Relation Name") in HOT_TABLES and "Scan" in n["Node Type"]]
+
+
+def _rows(node: dict[str, Any]) -> int:
+    per_loop = (node.get("Actual Rows", 0) + node.get("Rows Removed by Filter", 0)
+                + node.get("Rows Removed by Index Recheck", 0))
+    return per_loop * max(node.get("Actual Loops", 1), 1)
+
+
+def _check(seen: list[tuple[str, str, list[dict[str, Any]]]]) -> None:
+    assert seen, "no statement went through store.sql.run"
+    for sql, mode, nodes in seen:
+        for scan in _scans(nodes):
+            where = (f"{scan['Node Type']} on {scan['Relation Name']} by {scan.get('Index Name')} "
+                     f"({scan.get('Index Cond')}; filter {scan.get('Filter')}; {mode}) in: {sql[:160]}")
+            if scan["Relation Name"] in ("referee_event", "referee_duework"):
+                assert scan["Node Type"] != "Seq Scan", where
+                if scan["Node Type"] == "Bitmap Heap Scan":  # its indexes are the Bitmap Index Scans below
+                    used = {n["Index Name"] for n in _nodes(scan) if n["Node Type"] == "Bitmap Index Scan"}
+                else:
+                    used = {scan.get("Index Name")}
+                assert used <= COMPOSITE[scan["Relation Name"]], f"{used}: {where}"
+            assert _rows(scan) <= MOST_ROWS_PER_SCAN, f"{_rows(scan)} rows: {where}"
+
+
+def test_an_orders_statements_use_the_composite_indexes_on_a_never_analysed_database(explained):
+    game, seats = _long_game()
+    explained.clear()
+    seat = acting_seat(game, seats)
+    for command in ("Roll", "Hold"):
+        seat = acting_seat(game, seats)
+        services.command_handle(game_id=str(game.pk), user=seat.user, command_type=command, payload={})
+        services.game_run_pending(game_id=str(game.pk))
+    _check(explained)
+    assert any("INSERT INTO referee_event" in sql for sql, _, _ in explained)
+
+
+def test_a_deadline_jobs_statements_use_the_composite_indexes_on_a_never_analysed_database(explained):
+    game, _seats = _long_game()
+    row = DueWork.objects.get(game=game, kind="deadline", status="pending")
+    POSITIONS.clear()  # a worker new to the game: it reads the latest snapshot and the tail
+    explained.clear()
+    result = scheduling.due_work_run(game_id=str(game.pk), key=row.key, kind="deadline",
+                                     now=row.due_at + dt.timedelta(minutes=1))
+    assert result.startswith("referee played"), result
+    _check(explained)
+    assert any("referee_duework" in sql for sql, _, _ in explained)
+
+
+def test_an_appends_plan_made_while_the_log_was_small_stays_right_as_the_log_grows():
+    """The plan a connection made for the append while the table was small (a fresh
+    deployment) is the one it keeps: a generic plan is not made again as the table grows
+    (only ``ANALYZE`` or a schema change would). Here the log is a temporary copy of the
+    table (same columns and indexes; a temporary table is never analysed), empty when the
+    plan is made and 5,000 records long when it is used."""
+    game, _seats = started_game(settings={"target": 1000})
+    gid = str(game.pk)
+    insert, _ = _numbered(store_sql.insert_sql(1, check_predecessor=True), ())
+    columns = ", ".join(name for name, _ in store_sql.EVENT_COLUMNS)
+
+    def values(seq: int) -> list[Any]:
+        return [gid, seq, "event", "Padding", 1, "{}", "all", None, "[]", 2, "referee", None, None, None, "[]",
+                dt.datetime.now(dt.UTC), f"h{seq - 1}", f"h{seq}", gid, seq - 1, f"h{seq - 1}"]
+
+    def execute(cur: Any, seq: int, explain: str = "") -> None:
+        cur.execute(f"{explain}EXECUTE append(" + ", ".join(["%s"] * 21) + ")", values(seq))
+
+    with connection.cursor() as cur:
+        cur.execute("CREATE TEMPORARY TABLE referee_event (LIKE public.referee_event INCLUDING ALL)")
+        cur.execute(f"INSERT INTO pg_temp.referee_event ({columns}) VALUES (%s, 1, 'event', 'Padding', 1, '{{}}', "
+                    "'all', NULL, '[]', 2, 'referee', NULL, NULL, NULL, '[]', now(), 'h0', 'h1')", [gid])
+        cur.execute("SET LOCAL plan_cache_mode = force_generic_plan")
+        cur.execute(f"PREPARE append AS {insert}")
+        for seq in range(2, 7):
+            execute(cur, seq)
+        cur.execute(f"INSERT INTO pg_temp.referee_event ({columns}) SELECT %s, n, 'event', 'Padding', 1, '{{}}', "
+                    "'all', NULL, '[]', 2, 'referee', NULL, NULL, NULL, '[]', now(), 'h' || (n - 1), 'h' || n "
+                    "FROM generate_series(7, 5006) AS n", [gid])
+        execute(cur, 5007, "EXPLAIN (ANALYZE, FORMAT JSON) ")
+        found = cur.fetchone()[0]
+        cur.execute("DEALLOCATE append")
+    nodes = list(_nodes((json.loads(found) if isinstance(found, str) else found)[0]["Plan"]))
+    scans = [n for n in nodes if n.get("Relation Name") == "referee_event" and "Scan" in n["Node Type"]]
+    assert scans, nodes
+    for scan in scans:
+        assert _rows(scan) <= MOST_ROWS_PER_SCAN, f"{_rows(scan)} rows by {scan.get('Index Name')}: {scan}"
