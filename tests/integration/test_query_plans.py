@@ -85,11 +85,11 @@ def explained(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str, list[dict
     seen: list[tuple[str, str, list[dict[str, Any]]]] = []
     run = store_sql.run
 
-    def explaining(sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+    def explaining(sql: str, params: Sequence[Any] = (), **options: Any) -> list[tuple[Any, ...]]:
         if any(table in sql for table in HOT_TABLES):
             for mode in ("force_generic_plan", "force_custom_plan"):
                 seen.append((sql, mode, _explain(sql, params, mode)))
-        return run(sql, params)
+        return run(sql, params, **options)
 
     monkeypatch.setattr(store_sql, "run", explaining)
     return seen
