@@ -28,7 +28,9 @@ def seat_bots(bot_client, players: int, settings: dict, seed: int = 7) -> tuple[
         c = bot_client()
         c.signup(f"bot{n + 1}", f"parties-pass-{n + 1}")
         clients.append(c)
-    game = clients[0].create_game("Arena", "parties", seats=players, settings=settings, turn_limit_seconds=2)
+    # the tick is the turn limit (P-R4): one figure for both
+    game = clients[0].create_game("Arena", "parties", seats=players, settings=settings,
+                                  turn_limit_seconds=settings.get("tick_seconds", 2))
     gid = game["id"]
     for n, c in enumerate(clients):
         joined = c.join(gid, f"Bot {n + 1}")
