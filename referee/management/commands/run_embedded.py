@@ -93,7 +93,7 @@ class Command(BaseCommand):
                 f"  demo game:   {url}games/{game.pk}/\n"
                 f"  API docs:    {url}api/docs/\n"
                 f"  sign in as alice, bob or moderator (password: demo)\n"
-                f"  web, Celery worker and beat are running; Ctrl-C stops them all.\n"
+                f"  web, the Celery workers and beat are running; Ctrl-C stops them all.\n"
             ))
             if check:
                 self.stdout.write("web answered; --check done")
