@@ -35,16 +35,12 @@ from games.base import (
 )
 from games.dice import Dice, SeededDice
 from games.serialization import DataError, to_data
-from referee.errors import (
-    ConcurrencyError,
-    GameFrozen,
-    GameNotActive,
-    IdempotencyConflict,
-    SeatError,
-)
+from referee.errors import ConcurrencyError, GameFrozen, GameNotActive, SeatError
 from referee.orders import (
     MAX_RECORDED_REFUSALS,
-    order_digest,
+    check_same_order,
+    command_record,
+    event_record,
     refusal_record,
     refusal_worth_recording,
     stamp,
@@ -57,6 +53,7 @@ from referee.positions import (
     Position,
     PositionCache,
     Positions,
+    snapshot_due,
 )
 from referee.reading import _NUMBERINGS, Reader, effective
 from referee.store.base import (
@@ -68,9 +65,8 @@ from referee.store.base import (
     StoredRecord,
     TransactionSpoilt,
 )
-from referee.store.hashing import digest
 from referee.verification import Problem, VerifyReport, verify
-from referee.visibility import SETUP, Numbering, NumberingCache, order_readers
+from referee.visibility import SETUP, Numbering, NumberingCache
 
 __all__ = [
     "MAX_RECORDED_REFUSALS", "POSITIONS", "RECENT_RECORDS", "SETUP", "SNAPSHOT_EVERY", "_NUMBERINGS", "_PINNED",
@@ -288,10 +284,10 @@ class Referee:
                     return None
             raise
         records = [*preface, self._command_record(rules, command_type, payload, actor, idempotency_key, dice, events)]
-        records += [self._event_record(rules, e, len(preface)) for e in events]
+        records += [event_record(rules, e, len(preface)) for e in events]
         new_state = rules.fold(state, events)
         head = last + len(records)
-        snapshot = self._snapshot_due(info, rules, new_state, head, position.snapshot_seq)
+        snapshot = snapshot_due(info, rules, new_state, head, position.snapshot_seq, self.snapshot_every)
         stored = self._append(info, position, records, snapshot)
         if stored is None:
             if idempotency_key and (earlier := self._find_key(info.id, idempotency_key, actor)) is not None:
@@ -321,23 +317,8 @@ class Referee:
         self, rules: Ruleset, command_type: str, payload: dict[str, Any], actor: Actor, key: str | None, dice: Dice,
         events: Sequence[Event],
     ) -> NewRecord:
-        # Read in full only by those the ruleset's visibility lets see all it did.
-        audience = order_readers(rules, command_type, payload, actor, events)
-        return NewRecord(
-            kind=RecordKind.COMMAND, type=command_type, payload=payload,
-            audience_kind=str(audience.kind), audience_seats=tuple(sorted(audience.seats)),
-            actor_kind=str(actor.kind), actor_seat=actor.seat,
-            idempotency_key=key, draws=tuple(d.to_data() for d in dice.draws),
-        )
-
-    @staticmethod
-    def _event_record(rules: Ruleset, event: Event, cause_offset: int = 0) -> NewRecord:
-        audience = rules.event_audience(event)
-        return NewRecord(
-            kind=RecordKind.EVENT, type=rules.event_type_name(event), payload=rules.event_to_data(event),
-            audience_kind=str(audience.kind), audience_seats=tuple(sorted(audience.seats)),
-            schema_version=type(event).schema_version, cause_offset=cause_offset,
-        )
+        # The override point for how an order is recorded (a test keeps the old audiences).
+        return command_record(rules, command_type, payload, actor, key, dice, events)
 
     def _find_key(self, game_id: str, key: str, actor: Actor) -> StoredRecord | None:
         return self.store.find_key(game_id, key, actor_kind=str(actor.kind), actor_seat=actor.seat)
@@ -345,19 +326,7 @@ class Referee:
     def _replay_idempotent(
         self, info: GameInfo, earlier: StoredRecord, command_type: str, payload: Mapping[str, Any], actor: Actor
     ) -> Outcome:
-        rules = self.ruleset_for(info)
-        if earlier.kind is RecordKind.REJECTION:
-            before = earlier.payload.get("digest") or order_digest(
-                rules, str(earlier.payload.get("order", "")), earlier.payload.get("command") or {})
-        else:
-            before = order_digest(rules, earlier.type, earlier.payload)
-        same_order = before == order_digest(rules, command_type, payload)
-        if not same_order or (earlier.actor_kind, earlier.actor_seat) != (str(actor.kind), actor.seat):
-            raise IdempotencyConflict(
-                "That idempotency key was already used for a different order.", seq=earlier.seq
-            )
-        if earlier.kind is RecordKind.REJECTION:
-            raise RuleViolation(earlier.payload["rule"], earlier.payload["message"])
+        check_same_order(self.ruleset_for(info), earlier, command_type, payload, actor)
         records = (earlier, *self.store.caused_by(info.id, earlier.seq))
         state, last = self.current(info.id)
         return Outcome(records, state, last, replayed=True)
@@ -382,28 +351,12 @@ class Referee:
         """The fold from the first record, ignoring snapshots (what verify trusts)."""
         return self.positions.replay(game_id, upto)
 
-    def _snapshot_due(
-        self, info: GameInfo, rules: Ruleset, state: Any, seq: int, latest_seq: int
-    ) -> Snapshot | None:
-        """The snapshot to save with the append that ends at ``seq``, if one is due."""
-        if seq - latest_seq < self.snapshot_every:
-            return None
-        data = rules.state_to_data(state)
-        return Snapshot(info.id, seq, rules.version, data, digest(data))
-
     def _maybe_snapshot(
         self, info: GameInfo, rules: Ruleset, state: Any, seq: int, latest_seq: int | None = None
     ) -> int:
         """Save a snapshot if ``snapshot_every`` records have passed since the latest one
         (``latest_seq`` when the caller knows it); returns the latest snapshot's seq."""
-        if latest_seq is None:
-            latest = self.store.latest_snapshot(info.id)
-            latest_seq = latest.seq if latest else 0
-        if seq - latest_seq >= self.snapshot_every:
-            data = rules.state_to_data(state)
-            self.store.save_snapshot(Snapshot(info.id, seq, rules.version, data, digest(data)))
-            return seq
-        return latest_seq
+        return self.positions.save_snapshot_if_due(info, rules, state, seq, latest_seq, self.snapshot_every)
 
     # --- what players may see (``referee.reading``) ------------------------------------------
 

@@ -5,16 +5,17 @@ compact form, and only so often) or answered without leaving anything behind.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import fields, is_dataclass, replace
 from typing import Any
 
-from games.base import Actor, Ruleset, RuleViolation
+from games.base import Actor, Event, Ruleset, RuleViolation
 from games.dice import Dice
 from games.serialization import DataError
-from referee.store.base import EventStore, NewRecord, RecordKind
+from referee.errors import IdempotencyConflict
+from referee.store.base import EventStore, NewRecord, RecordKind, StoredRecord
 from referee.store.hashing import digest
-from referee.visibility import unstamped
+from referee.visibility import order_readers, unstamped
 
 #: How many refusals of one seat stay on record between two of its accepted orders.
 MAX_RECORDED_REFUSALS = 10
@@ -81,3 +82,45 @@ def refusal_worth_recording(store: EventStore, game_id: str, rules: Ruleset, sta
             break
         count += r.kind is RecordKind.REJECTION
     return count < MAX_RECORDED_REFUSALS
+
+
+def command_record(
+    rules: Ruleset, command_type: str, payload: dict[str, Any], actor: Actor, key: str | None, dice: Dice,
+    events: Sequence[Event],
+) -> NewRecord:
+    # Read in full only by those the ruleset's visibility lets see all it did.
+    audience = order_readers(rules, command_type, payload, actor, events)
+    return NewRecord(
+        kind=RecordKind.COMMAND, type=command_type, payload=payload,
+        audience_kind=str(audience.kind), audience_seats=tuple(sorted(audience.seats)),
+        actor_kind=str(actor.kind), actor_seat=actor.seat,
+        idempotency_key=key, draws=tuple(d.to_data() for d in dice.draws),
+    )
+
+
+def event_record(rules: Ruleset, event: Event, cause_offset: int = 0) -> NewRecord:
+    audience = rules.event_audience(event)
+    return NewRecord(
+        kind=RecordKind.EVENT, type=rules.event_type_name(event), payload=rules.event_to_data(event),
+        audience_kind=str(audience.kind), audience_seats=tuple(sorted(audience.seats)),
+        schema_version=type(event).schema_version, cause_offset=cause_offset,
+    )
+
+
+def check_same_order(
+    rules: Ruleset, earlier: StoredRecord, command_type: str, payload: Mapping[str, Any], actor: Actor,
+) -> None:
+    """A retried idempotency key must bring the same order from the same actor as its first
+    use (IdempotencyConflict otherwise); a first use that was refused is refused again."""
+    if earlier.kind is RecordKind.REJECTION:
+        before = earlier.payload.get("digest") or order_digest(
+            rules, str(earlier.payload.get("order", "")), earlier.payload.get("command") or {})
+    else:
+        before = order_digest(rules, earlier.type, earlier.payload)
+    same_order = before == order_digest(rules, command_type, payload)
+    if not same_order or (earlier.actor_kind, earlier.actor_seat) != (str(actor.kind), actor.seat):
+        raise IdempotencyConflict(
+            "That idempotency key was already used for a different order.", seq=earlier.seq
+        )
+    if earlier.kind is RecordKind.REJECTION:
+        raise RuleViolation(earlier.payload["rule"], earlier.payload["message"])

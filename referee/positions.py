@@ -17,7 +17,7 @@ from typing import Any
 from games.base import Event, Registry, Ruleset
 from games.serialization import DataError
 from referee.errors import LogCorrupt
-from referee.store.base import EventStore, LoggedEvent, RecordKind, StoredRecord
+from referee.store.base import EventStore, GameInfo, LoggedEvent, RecordKind, Snapshot, StoredRecord
 from referee.store.hashing import digest
 
 log = logging.getLogger(__name__)
@@ -143,6 +143,20 @@ class Positions:
         state = rules.fold(state, events_of(rules, records))
         return Position(state, tail.last_seq, tail.last_hash, snapshot_seq, tuple(records[-RECENT_RECORDS:]))
 
+    def save_snapshot_if_due(
+        self, info: GameInfo, rules: Ruleset, state: Any, seq: int, latest_seq: int | None, every: int,
+    ) -> int:
+        """Save a snapshot if ``every`` records have passed since the latest one (``latest_seq``
+        when the caller knows it); returns the latest snapshot's seq."""
+        if latest_seq is None:
+            latest = self.store.latest_snapshot(info.id)
+            latest_seq = latest.seq if latest else 0
+        if seq - latest_seq >= every:
+            data = rules.state_to_data(state)
+            self.store.save_snapshot(Snapshot(info.id, seq, rules.version, data, digest(data)))
+            return seq
+        return latest_seq
+
     def replay(self, game_id: str, upto: int | None = None) -> Any:
         """The fold from the first record, ignoring snapshots (what verify trusts)."""
         info = self.store.get_game(game_id)
@@ -150,6 +164,14 @@ class Positions:
         # Folded as the rows arrive: a long log is never held whole, in Python or in libpq.
         with closing(logged_events(rules, info.id, self.store.iter_events(game_id, upto=upto))) as events:
             return rules.fold(rules.initial_state(), events)
+
+
+def snapshot_due(info: GameInfo, rules: Ruleset, state: Any, seq: int, latest_seq: int, every: int) -> Snapshot | None:
+    """The snapshot to save with the append that ends at ``seq``, if one is due."""
+    if seq - latest_seq < every:
+        return None
+    data = rules.state_to_data(state)
+    return Snapshot(info.id, seq, rules.version, data, digest(data))
 
 
 def events_of(rules: Ruleset, records: Sequence[StoredRecord]) -> list[Event]:
