@@ -11,14 +11,14 @@ from django.http import Http404, HttpRequest
 
 from frontend_templates.plugins import Page, RulesetPages, pages_for
 from games.base import PUBLIC, Result, Ruleset, Viewer, ViewerKind
-from referee import lobby, selectors
+from referee import lobby_selectors, selectors
 from referee.errors import GameNotFound
 from referee.models import Game, Seat
 
 
 def game_or_404(request: HttpRequest, game_id: str) -> Game:
     try:
-        return lobby.game_get_for(game_id=game_id, user=request.user)
+        return lobby_selectors.game_get_for(game_id=game_id, user=request.user)
     except GameNotFound:
         raise Http404("There is no such game, or it is not yours to see.") from None
 

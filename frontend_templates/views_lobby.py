@@ -19,7 +19,7 @@ from frontend_templates import common
 from frontend_templates.generic_text import result_text
 from frontend_templates.plugins import OrderFormError, pages_for, render_panel
 from games.base import Ruleset, RuleViolation
-from referee import lobby, ratings_selectors, selectors, services
+from referee import lobby, lobby_selectors, ratings_selectors, selectors, services
 from referee.errors import RefereeError
 from referee.models import Game
 from referee.rulesets import get_registry
@@ -38,7 +38,7 @@ def name_problem(name: str, *, limit: int, what: str) -> str:
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    games = lobby.games_visible_to(request.user).prefetch_related("seats")
+    games = lobby_selectors.games_visible_to(request.user).prefetch_related("seats")
     open_games = [g for g in games if g.status == Game.Status.OPEN]
     running = [g for g in games if g.status != Game.Status.OPEN]
     mine = selectors.game_ids_played_by(user=request.user)

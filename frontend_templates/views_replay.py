@@ -19,7 +19,6 @@ from frontend_templates.generic_text import readable_time
 from frontend_templates.plugins import OrderFormError, render_panel
 from games.base import MODERATOR_VIEW, RuleViolation
 from referee import ratings_admin, ratings_selectors, selectors, services
-from referee import replay as replay_service
 from referee.errors import RefereeError
 
 
@@ -47,7 +46,7 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
         except ValueError:
             wanted = len(steps)
         index = min(max(wanted, 1), len(steps))
-        step = replay_service.replay_step(services.referee_get(), str(game.pk), who, steps[index - 1]["seq"])
+        step = selectors.game_replay_step(game_id=str(game.pk), viewer=who, seq=steps[index - 1]["seq"])
         ctx.update({"index": index, "count": len(steps), "prev": max(index - 1, 1), "next": min(index + 1, len(steps))})
         if step is None and steps[index - 1]["kind"] == "notice":
             notice = steps[index - 1]

@@ -1,5 +1,5 @@
-"""Lobby services: joining with a private order, starting, invitations to private games,
-and the league queue (section 4)."""
+"""Lobby writes: joining with a private order, starting, invitations to private games,
+and the league queue (section 4). The reads are in ``referee.lobby_selectors``."""
 
 from __future__ import annotations
 
@@ -8,61 +8,14 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q, QuerySet
 
 from games.base import RuleViolation
 from games.serialization import DataError
-from referee import limits, ratings_selectors, services
-from referee.errors import GameNotActive, GameNotFound, InvalidSetting, SeatError
+from referee import limits, lobby_selectors, services
+from referee.errors import GameNotActive, InvalidSetting, SeatError
+from referee.instance import referee_get
 from referee.models import Game, Invitation, League, LeagueEntry, Seat
-
-
-def games_visible_to(user: AbstractBaseUser | None) -> QuerySet[Game]:
-    """Public games, and private ones the user plays in, created or is invited to;
-    moderators see all."""
-    games = Game.objects.all()
-    if user is not None and user.is_authenticated and user.is_staff:
-        return games
-    if user is None or not user.is_authenticated:
-        return games.filter(is_private=False)
-    return games.filter(
-        Q(is_private=False) | Q(seats__user=user) | Q(created_by=user) | Q(invitations__user=user)
-    ).distinct()
-
-
-def games_list(
-    *, user: AbstractBaseUser | None, status: str | None = None, ruleset: str | None = None, mine: bool = False
-) -> QuerySet[Game]:
-    """The lobby's list: the games ``user`` may see, filtered, seats prefetched."""
-    games = games_visible_to(user).prefetch_related("seats")
-    if status in Game.Status.values:
-        games = games.filter(status=status)
-    if ruleset:
-        games = games.filter(ruleset=ruleset)
-    if mine and user is not None and user.is_authenticated:
-        games = games.filter(seats__user=user)
-    return games
-
-
-def league_list() -> QuerySet[League]:
-    return League.objects.order_by("name")
-
-
-def league_get(*, league_id: int) -> League:
-    league = League.objects.filter(pk=league_id).first()
-    if league is None:
-        raise GameNotFound("There is no such league.")
-    return league
-
-
-def game_get_for(*, game_id: str, user: AbstractBaseUser | None) -> Game:
-    """The game if ``user`` may know it exists; otherwise "not found", as for a bad id."""
-    try:
-        return games_visible_to(user).get(pk=game_id)
-    except (Game.DoesNotExist, ValueError, ValidationError):
-        raise GameNotFound("There is no such game, or it is not yours to see.") from None
 
 
 def _check_signup_order(game: Game, order: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -75,7 +28,7 @@ def _check_signup_order(game: Game, order: dict[str, Any] | None) -> dict[str, A
     if not isinstance(payload, dict):
         raise InvalidSetting("The sign-up order's payload must be an object.")
     limits.order_check(order["type"], payload)
-    rules = services.referee_get().registry.get(game.ruleset, game.ruleset_version)
+    rules = referee_get().registry.get(game.ruleset, game.ruleset_version)
     try:
         rules.command_from_data(order["type"], payload)
     except DataError as exc:
@@ -87,7 +40,7 @@ def _check_signup_order(game: Game, order: dict[str, Any] | None) -> dict[str, A
 def game_join(
     *, game_id: str, user: AbstractBaseUser, name: str, signup_order: dict[str, Any] | None = None
 ) -> Seat:
-    game = game_get_for(game_id=game_id, user=user)
+    game = lobby_selectors.game_get_for(game_id=game_id, user=user)
     order = _check_signup_order(game, signup_order)
     seat = services.seat_add(game=game, user=user, name=name)
     if order is not None:
@@ -102,7 +55,7 @@ def game_join(
 @transaction.atomic
 def game_begin(*, game_id: str, user: AbstractBaseUser) -> Game:
     """The creator (or a moderator) starts the game before every seat is filled."""
-    game = game_get_for(game_id=game_id, user=user)
+    game = lobby_selectors.game_get_for(game_id=game_id, user=user)
     if not (user.is_staff or game.created_by_id == user.pk):
         raise SeatError("Only the game's creator or a moderator can start it.")
     if game.status != Game.Status.OPEN:
@@ -126,15 +79,6 @@ def _start(game: Game) -> None:
 # --- invitations to private games ------------------------------------------------------------------
 
 
-def _host(game_id: str, user: AbstractBaseUser) -> Game:
-    """The game, if ``user`` is its creator or a moderator (others: as if it did not exist,
-    or refused if they can see it)."""
-    game = game_get_for(game_id=game_id, user=user)
-    if not (user.is_staff or (game.created_by_id is not None and game.created_by_id == user.pk)):
-        raise SeatError("Only the game's creator or a moderator can invite players to it.")
-    return game
-
-
 def _username(raw: object) -> str:
     name = str(raw).strip()[:150]
     if not name or "\x00" in name:
@@ -146,7 +90,7 @@ def _username(raw: object) -> str:
 def invitation_create(*, game_id: str, user: AbstractBaseUser, username: str) -> Invitation:
     """``user`` (the creator or a moderator) invites ``username`` to a private game that is
     still open for seats: the invited user then sees it and may join it."""
-    game = _host(game_id, user)
+    game = lobby_selectors.hosted_game_get(game_id=game_id, user=user)
     if not game.is_private:
         raise InvalidSetting("Anyone may join a public game; invitations are for private ones.")
     if game.status != Game.Status.OPEN:
@@ -160,16 +104,10 @@ def invitation_create(*, game_id: str, user: AbstractBaseUser, username: str) ->
     return Invitation.objects.create(game=game, user=guest, invited_by=user)
 
 
-def invitations_of(*, game_id: str, user: AbstractBaseUser) -> QuerySet[Invitation]:
-    """The game's invitations, for its creator or a moderator."""
-    game = _host(game_id, user)
-    return Invitation.objects.filter(game=game).select_related("user", "invited_by")
-
-
 @transaction.atomic
 def invitation_withdraw(*, game_id: str, user: AbstractBaseUser, username: str) -> None:
     """Withdraw an invitation; a seat already taken stays taken."""
-    game = _host(game_id, user)
+    game = lobby_selectors.hosted_game_get(game_id=game_id, user=user)
     name = _username(username)
     deleted, _ = Invitation.objects.filter(game=game, user__username=name).delete()
     if not deleted:
@@ -187,7 +125,7 @@ def league_create(
 ) -> League:
     if not moderator.is_staff:
         raise SeatError("Only moderators create leagues.")
-    rules = services.referee_get().registry.get(ruleset)
+    rules = referee_get().registry.get(ruleset)
     if not rules.min_seats <= seats_per_game <= rules.max_seats:
         raise InvalidSetting(f"{rules.name} games take {rules.min_seats} to {rules.max_seats} players.")
     clocked, limit = services.game_clock_settings(rules=rules, settings=game_settings or {},
@@ -213,45 +151,12 @@ def league_queue_join(
     return LeagueEntry.objects.create(league=league, user=user, signup_order=signup_order)
 
 
-def league_queue_order(league: League) -> list[LeagueEntry]:
-    """The order players are seated in: the league's seating applied to ``_queue_order``."""
-    entries = _queue_order(league)
-    if league.seating != League.Seating.RATING:
-        return entries
-    by_user = {e.user_id: e for e in entries}
-    order = ratings_selectors.seated_by_rating(ruleset=league.ruleset, queue=list(by_user),
-                                               seats=league.seats_per_game)
-    return [by_user[u] for u in order]
-
-
-def _queue_order(league: League) -> list[LeagueEntry]:
-    """Section 4: preference to those who did not play in the last game and to the last
-    game's winners; otherwise first come, first served."""
-    entries = list(league.entries.select_related("user"))
-    if league.last_game is None:
-        return entries
-    played = set(league.last_game.seats.values_list("user_id", flat=True))
-    winners = set(_winners(league.last_game))
-    preferred = [e for e in entries if e.user_id not in played or e.user_id in winners]
-    return preferred + [e for e in entries if e not in preferred]
-
-
-def _winners(game: Game) -> list[int]:
-    referee = services.referee_get()
-    info = referee.store.get_game(str(game.pk))
-    if info.status != "finished":
-        return []
-    state, _ = referee.current(str(game.pk))
-    winner_seats = referee.ruleset_for(info).result(state).winners
-    return list(game.seats.filter(number__in=list(winner_seats)).values_list("user_id", flat=True))
-
-
 @transaction.atomic
 def league_next_game(*, league_id: int, moderator: AbstractBaseUser) -> Game:
     if not moderator.is_staff:
         raise SeatError("Only moderators start league games.")
     league = League.objects.select_for_update().get(pk=league_id)
-    chosen = league_queue_order(league)[: league.seats_per_game]
+    chosen = lobby_selectors.league_queue_order(league)[: league.seats_per_game]
     if len(chosen) < league.seats_per_game:
         raise InvalidSetting(
             f"The queue has {len(chosen)} players; a game needs {league.seats_per_game}."

@@ -9,7 +9,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 
 from games.base import MODERATOR_VIEW, PUBLIC, Ruleset, Viewer
-from referee import logs
+from referee import logs, replay
 from referee.core import Position, VerifyReport
 from referee.instance import referee_get
 from referee.models import DueWork, Game, Seat
@@ -171,3 +171,23 @@ def game_record_get(*, game: Game, viewer: Viewer) -> dict[str, Any]:
     from referee.records import record_file
 
     return record_file(referee_get(), str(game.pk), viewer, name=game.name)
+
+
+def game_replay_index(*, game_id: str, viewer: Viewer) -> list[dict[str, Any]]:
+    """The steps of the game ``viewer`` may step through (``referee.replay``)."""
+    return replay.replay_index(referee_get(), game_id, viewer)
+
+
+def game_replay_step(*, game_id: str, viewer: Viewer, seq: int) -> dict[str, Any] | None:
+    """The viewer's step ``seq`` in their own numbering; None if they have no such step."""
+    return replay.replay_step(referee_get(), game_id, viewer, seq)
+
+
+def seat_inbox_get(*, game_id: str, seat: int) -> list[dict[str, Any]]:
+    """The private messages of one seat."""
+    return replay.inbox(referee_get(), game_id, seat)
+
+
+def game_last_seq(*, game_id: str) -> int:
+    """The number of the game's last record (in the whole log, not a viewer's numbering)."""
+    return referee_get().store.last_seq(game_id)

@@ -106,10 +106,6 @@ def game_start(*, game: Game) -> Outcome:
     return outcome
 
 
-def seat_of(*, game_id: str, user: AbstractBaseUser) -> Seat | None:
-    return selectors.seat_get(game_id=game_id, user=user)
-
-
 def command_handle(
     *, game_id: str, user: AbstractBaseUser, command_type: str, payload: dict[str, Any],
     idempotency_key: str | None = None, as_moderator: bool = False, expected_seq: int | None = None,
@@ -362,7 +358,7 @@ def vacation_declare(
     """A player's declared absence: at least ``VACATION_MIN`` long, within the allowance
     (``REFEREE_VACATION_DAYS`` per game), at most ``VACATIONS_PER_DAY`` declared in any 24
     hours, and only while the game is neither finished nor frozen."""
-    seat = seat_of(game_id=game_id, user=user)
+    seat = selectors.seat_get(game_id=game_id, user=user)
     if seat is None:
         raise SeatError("You have no seat in this game.")
     game = _locked_game(game_id)
@@ -402,7 +398,7 @@ def vacation_declare(
 
 @transaction.atomic
 def reminders_set(*, game_id: str, user: AbstractBaseUser, enabled: bool) -> Seat:
-    seat = seat_of(game_id=game_id, user=user)
+    seat = selectors.seat_get(game_id=game_id, user=user)
     if seat is None:
         raise SeatError("You have no seat in this game.")
     _refuse_if_stopped(seat.game)

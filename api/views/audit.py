@@ -14,7 +14,7 @@ from api.views.common import game_for, int_param, viewer
 from api.views.play import EventSerializer
 from games.base import MODERATOR_VIEW
 from games.dice import __doc__ as DICE_PROCEDURE
-from referee import replay, selectors, services
+from referee import selectors, services
 from referee.core import VerifyReport
 from referee.errors import GameNotFound, InvalidSetting
 from referee.models import Game
@@ -38,11 +38,10 @@ class GameReplayApi(APIView):
     def get(self, request: Request, game_id: str) -> Response:
         game = game_for(request, game_id)
         who = viewer(request, game)
-        referee = services.referee_get()
         seq = int_param(request, "seq", None, low=1)
         if seq is None:
-            return Response({"steps": replay.replay_index(referee, str(game.pk), who)})
-        step = replay.replay_step(referee, str(game.pk), who, seq)
+            return Response({"steps": selectors.game_replay_index(game_id=str(game.pk), viewer=who)})
+        step = selectors.game_replay_step(game_id=str(game.pk), viewer=who, seq=seq)
         if step is None:
             raise GameNotFound(f"There is no step of yours to see at seq {seq}.")
         return Response(step)
@@ -128,7 +127,7 @@ class GameCorrectionApi(APIView):
                 raise InvalidSetting("A ruling needs an order: {type, payload}.")
             services.moderator_ruling(game_id=game_id, moderator=moderator, reason=reason,
                                       command_type=order["type"], payload=order.get("payload", {}))
-        last = services.referee_get().store.last_seq(game_id)
+        last = selectors.game_last_seq(game_id=game_id)
         return Response({"action": asked["action"], "seq": last}, status=status.HTTP_201_CREATED)
 
 

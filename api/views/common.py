@@ -6,7 +6,7 @@ from rest_framework import serializers
 from rest_framework.request import Request
 
 from games.base import MODERATOR_VIEW, Viewer
-from referee import lobby, selectors
+from referee import lobby_selectors, selectors
 from referee.errors import InvalidSetting
 from referee.models import Game
 
@@ -22,7 +22,7 @@ class ProblemSerializer(serializers.Serializer):
 
 
 def game_for(request: Request, game_id: str) -> Game:
-    return lobby.game_get_for(game_id=game_id, user=request.user)
+    return lobby_selectors.game_get_for(game_id=game_id, user=request.user)
 
 
 def viewer(request: Request, game: Game) -> Viewer:

@@ -11,7 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.idempotency import idempotent
-from referee import lobby
+from referee import lobby, lobby_selectors
 from referee.models import Invitation
 
 
@@ -41,7 +41,7 @@ class GameInvitationsApi(APIView):
 
     @extend_schema(responses=InvitationOutput(many=True))
     def get(self, request: Request, game_id: str) -> Response:
-        invitations = lobby.invitations_of(game_id=game_id, user=request.user)
+        invitations = lobby_selectors.invitations_of(game_id=game_id, user=request.user)
         return Response(InvitationOutput([_out(i) for i in invitations], many=True).data)
 
     @extend_schema(request=InputSerializer, responses={201: InvitationOutput})

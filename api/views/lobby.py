@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 from api.idempotency import idempotent
 from api.permissions import IsModerator, IsModeratorOrReadOnly
 from api.views.common import game_for, game_summary
-from referee import lobby, selectors, services
+from referee import lobby, lobby_selectors, selectors, services
 from referee.models import Game, League
 from referee.rulesets import get_registry
 
@@ -118,7 +118,7 @@ class GameListApi(APIView):
         responses=GameOutput(many=True),
     )
     def get(self, request: Request) -> Response:
-        games = lobby.games_list(
+        games = lobby_selectors.games_list(
             user=request.user,
             status=request.query_params.get("status") or None,
             ruleset=(request.query_params.get("ruleset") or "")[:40] or None,
@@ -224,13 +224,13 @@ class LeagueListApi(APIView):
         return {
             "id": league.pk, "name": league.name, "ruleset": league.ruleset, "seats_per_game": league.seats_per_game,
             "seating": league.seating,
-            "queue": [e.user.get_username() for e in lobby.league_queue_order(league)],
+            "queue": [e.user.get_username() for e in lobby_selectors.league_queue_order(league)],
             "last_game": str(league.last_game_id) if league.last_game_id else None,
         }
 
     @extend_schema(responses=OutputSerializer(many=True))
     def get(self, request: Request) -> Response:
-        return Response([self.out(x) for x in lobby.league_list()[:100]])
+        return Response([self.out(x) for x in lobby_selectors.league_list()[:100]])
 
     @extend_schema(request=InputSerializer, responses={201: OutputSerializer})
     @idempotent
@@ -245,7 +245,7 @@ class LeagueListApi(APIView):
 
 
 def _league(league_id: int) -> League:
-    return lobby.league_get(league_id=league_id)
+    return lobby_selectors.league_get(league_id=league_id)
 
 
 class LeagueQueueApi(APIView):

@@ -16,7 +16,7 @@ from api.idempotency import idempotency_key, idempotent
 from api.views.common import game_for, int_param, viewer
 from api.views.live import LiveApiView
 from games.base import RuleViolation, Viewer
-from referee import live, metrics, replay, selectors, services
+from referee import live, metrics, selectors, services
 from referee.errors import SeatError
 from referee.models import Game
 
@@ -217,10 +217,10 @@ class GameInboxApi(APIView):
     @extend_schema(responses=EventSerializer(many=True))
     def get(self, request: Request, game_id: str) -> Response:
         game = game_for(request, game_id)
-        seat = services.seat_of(game_id=str(game.pk), user=request.user)
+        seat = selectors.seat_get(game_id=str(game.pk), user=request.user)
         if seat is None:
             raise SeatError("You have no seat in this game, so no inbox.")
-        return Response(replay.inbox(services.referee_get(), str(game.pk), seat.number))
+        return Response(selectors.seat_inbox_get(game_id=str(game.pk), seat=seat.number))
 
 
 class GameRemindersApi(APIView):

@@ -7,7 +7,7 @@ import datetime as dt
 
 import pytest
 
-from referee import lobby, services
+from referee import lobby, lobby_selectors, services
 from referee.errors import GameFrozen, GameNotActive, GameNotFound, InvalidSetting, SeatError
 from referee.models import Event, Game
 from tests.factories import (
@@ -164,7 +164,7 @@ def _private_game(creator):
 def test_a_private_game_is_hidden_from_and_closed_to_the_uninvited():
     creator, stranger = UserFactory(), UserFactory()
     game = _private_game(creator)
-    assert not lobby.games_visible_to(stranger).filter(pk=game.pk).exists()
+    assert not lobby_selectors.games_visible_to(stranger).filter(pk=game.pk).exists()
     with pytest.raises(GameNotFound):
         lobby.game_join(game_id=str(game.pk), user=stranger, name="Stranger")
 
@@ -173,8 +173,8 @@ def test_an_invited_user_sees_and_joins_the_private_game():
     creator, guest = UserFactory(), UserFactory()
     game = _private_game(creator)
     lobby.invitation_create(game_id=str(game.pk), user=creator, username=guest.username)
-    assert lobby.games_visible_to(guest).filter(pk=game.pk).exists()
-    assert [i.user for i in lobby.invitations_of(game_id=str(game.pk), user=creator)] == [guest]
+    assert lobby_selectors.games_visible_to(guest).filter(pk=game.pk).exists()
+    assert [i.user for i in lobby_selectors.invitations_of(game_id=str(game.pk), user=creator)] == [guest]
     seat = lobby.game_join(game_id=str(game.pk), user=guest, name="Guest")
     assert seat.user == guest
 
@@ -186,7 +186,7 @@ def test_a_moderator_may_invite_but_another_player_may_not():
     with pytest.raises(SeatError, match="creator or a moderator"):
         lobby.invitation_create(game_id=str(game.pk), user=other, username=guest.username)
     lobby.invitation_create(game_id=str(game.pk), user=ModeratorFactory(), username=guest.username)
-    assert lobby.games_visible_to(guest).filter(pk=game.pk).exists()
+    assert lobby_selectors.games_visible_to(guest).filter(pk=game.pk).exists()
 
 
 def test_inviting_twice_or_inviting_nobody_is_refused_clearly():
@@ -204,7 +204,7 @@ def test_a_withdrawn_invitation_closes_the_game_again():
     game = _private_game(creator)
     lobby.invitation_create(game_id=str(game.pk), user=creator, username=guest.username)
     lobby.invitation_withdraw(game_id=str(game.pk), user=creator, username=guest.username)
-    assert not lobby.games_visible_to(guest).filter(pk=game.pk).exists()
+    assert not lobby_selectors.games_visible_to(guest).filter(pk=game.pk).exists()
 
 
 def test_no_invitations_once_the_game_has_started():
