@@ -67,16 +67,6 @@ class GameEventsApi(LiveApiView):
         next_after = serializers.IntegerField(help_text="pass as ?after= to get what comes next")
         more = serializers.BooleanField()
 
-    @extend_schema(
-        parameters=[
-            OpenApiParameter("after", int, description="only records after this seq"),
-            OpenApiParameter("limit", int, description="at most this many (1-500, default 100)"),
-            OpenApiParameter("wait", int, description=f"long-poll: wait up to this many seconds (0-{MAX_WAIT_SECONDS}) "
-                                                      "for something new"),
-            OpenApiParameter("as", str, enum=["moderator"]),
-        ],
-        responses=OutputSerializer,
-    )
     @staticmethod
     def long_poll_params(request: HttpRequest) -> tuple[int, int, int] | None:
         """``(after, limit, wait)`` of a long-poll whose answer is the plain JSON page (so the
@@ -94,6 +84,16 @@ class GameEventsApi(LiveApiView):
             return after, limit, wait
         return None
 
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("after", int, description="only records after this seq"),
+            OpenApiParameter("limit", int, description="at most this many (1-500, default 100)"),
+            OpenApiParameter("wait", int, description=f"long-poll: wait up to this many seconds (0-{MAX_WAIT_SECONDS}) "
+                                                      "for something new"),
+            OpenApiParameter("as", str, enum=["moderator"]),
+        ],
+        responses=OutputSerializer,
+    )
     def get(self, request: Request, game_id: str) -> Response:
         game = game_for(request, game_id)
         after = int_param(request, "after", 0)
