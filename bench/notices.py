@@ -1,15 +1,16 @@
 """Deadlines beside slow webhooks: games whose every deadline job records a notice for a
 webhook that answers after 10 s expire as fast as games without one.
 
-Each round expires a batch of games without webhooks and a batch of games with a webhook
-per game, interleaved (which goes first alternates). Throughout, the
-notices worker's loop (``notices.delivery.send_due`` on threads of a process of its own,
-as the ``notices`` queue's worker is in production) sends to the slow receiver, so the deadlines and a busy notices
-worker share the machine and the database, as they do in production with the ``notices``
-queue's own worker. The figure: the hooked batch's deadlines per second over the plain
-batch's, min / median / max over the rounds (1.0: as fast). Also printed: the statements
-of one deadline job of each kind (the same), and that the deadline jobs themselves sent
-nothing. See bench/README.md.
+Each round makes a batch of games without webhooks and a batch whose players each have a
+webhook, then expires their deadlines interleaved job by job (which kind goes first
+alternates), so a change of load falls on both alike. Throughout, the notices worker's
+loop (``notices.delivery.send_due`` on threads of a process of its own, as the ``notices``
+queue's worker is in production) sends to the slow receiver, so deadlines and a notices
+worker held up by it share the machine and the database. The figure: the hooked games'
+deadlines per second over the plain games', min / median / max over the rounds (1.0: as
+fast). Also printed: the statements of one deadline job of each kind (the same), how many
+turn notices the jobs recorded and how many the receiver answered meanwhile. See
+bench/README.md.
 
     scripts/with_servers.sh .venv/bin/python bench/notices.py
 """
@@ -62,8 +63,8 @@ def make_games(n: int, hooked: bool, url: str, tag: str) -> list[tuple[str, str,
     return out
 
 
-def expire(games: list[tuple[str, str, object]], statements: list[int]) -> float:
-    """Runs every game's deadline job, as a worker would once it is due: seconds taken."""
+def expire(game: tuple[str, str, object], statements: list[int]) -> float:
+    """Runs one game's deadline job, as a worker would once it is due: seconds taken."""
     import datetime as dt
 
     from django.db import connection
@@ -71,15 +72,17 @@ def expire(games: list[tuple[str, str, object]], statements: list[int]) -> float
 
     from referee import scheduling
 
+    game_id, key, due_at = game
+    connection.queries_log.clear()  # the log keeps 9,000: counted per job from empty
     t0 = time.perf_counter()
-    for game_id, key, due_at in games:
-        with CaptureQueriesContext(connection) as seen:
-            result = scheduling.due_work_run(game_id=game_id, key=key, kind="deadline",
-                                             now=due_at + dt.timedelta(minutes=1))
-        if not result.startswith("referee played"):
-            raise AssertionError(f"game {game_id}: {result}")
-        statements.append(len(seen.captured_queries))
-    return time.perf_counter() - t0
+    with CaptureQueriesContext(connection) as seen:
+        result = scheduling.due_work_run(game_id=game_id, key=key, kind="deadline",
+                                         now=due_at + dt.timedelta(minutes=1))  # type: ignore[operator]
+    seconds = time.perf_counter() - t0
+    if not result.startswith("referee played"):
+        raise AssertionError(f"game {game_id}: {result}")
+    statements.append(len(seen.captured_queries))
+    return seconds
 
 
 def send_loop() -> None:
@@ -150,14 +153,16 @@ def main() -> None:
         plain = make_games(GAMES, False, receiver.url, f"{r}p")
         hooked = make_games(GAMES, True, receiver.url, f"{r}h")
         Delivery.objects.filter(status=Delivery.Status.PENDING).update(status=Delivery.Status.SENT)  # setup's turns
-        order = [("plain", plain), ("hooked", hooked)]
-        if r % 2:
-            order.reverse()
-        seconds: dict[str, float] = {}
-        for kind, games in order:
-            before = len(receiver.received)
-            seconds[kind] = expire(games, statements[kind])
-            answered += len(receiver.received) - before
+        # Interleaved job by job (which kind goes first alternates), so a change of load
+        # falls on both kinds alike.
+        seconds = {"plain": 0.0, "hooked": 0.0}
+        before = len(receiver.received)
+        for i, (p, h) in enumerate(zip(plain, hooked, strict=True)):
+            pair = [("plain", p), ("hooked", h)]
+            for kind, game in pair if (i + r) % 2 == 0 else reversed(pair):
+                seconds[kind] += expire(game, statements[kind])
+        answered += len(receiver.received) - before
+        for kind in seconds:
             rates[kind].append(GAMES / seconds[kind])
         ratios.append(rates["hooked"][-1] / rates["plain"][-1])
         print(f"  round {r + 1}: {rates['plain'][-1]:.0f} deadlines/s plain, {rates['hooked'][-1]:.0f} hooked "
