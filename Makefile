@@ -1,4 +1,4 @@
-.PHONY: run test lint bench bench-scheduling bench-timers bench-fanout bench-ratings
+.PHONY: run test lint bench bench-scheduling bench-timers bench-fanout bench-ratings bench-notices
 
 run:            ## the service on the embedded default (SQLite, no broker server), demo game included
 	scripts/run.sh
@@ -15,6 +15,7 @@ bench:          ## every performance figure in one run, each a ratio to its peer
 	  BENCH_GAMES=$${BENCH_GAMES:-2000} BENCH_ACTIVE_SECONDS=$${BENCH_ACTIVE_SECONDS:-15} .venv/bin/python bench/scheduling.py && \
 	  .venv/bin/python bench/fanout.py && \
 	  .venv/bin/python bench/ratings.py && \
+	  .venv/bin/python bench/notices.py && \
 	  .venv/bin/python bench/summary.py'
 
 bench-scheduling: ## 10,000 deadlines expiring at once on 2 Celery workers, then 1,000 active games
@@ -25,6 +26,9 @@ bench-fanout:   ## orders on a game with 500 event streams and 100 long-polls op
 
 bench-ratings:  ## rebuilding every rating from 10,000 counted games, and the statements of a rated game's end
 	scripts/with_servers.sh .venv/bin/python bench/ratings.py
+
+bench-notices:  ## deadlines of games with a webhook answering after 10 s, against games without (3 rounds)
+	scripts/with_servers.sh .venv/bin/python bench/notices.py
 
 bench-timers:   ## how late a round clock ends: 3 rounds of 100 timers on 2 workers, ETA against a 1 s sweeper
 	scripts/with_servers.sh .venv/bin/python bench/timers.py

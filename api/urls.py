@@ -44,6 +44,7 @@ urlpatterns = [
     path("leagues/", lobby.LeagueListApi.as_view(), name="league-list"),
     path("leagues/<int:league_id>/queue/", lobby.LeagueQueueApi.as_view(), name="league-queue"),
     path("leagues/<int:league_id>/next-game/", lobby.LeagueNextGameApi.as_view(), name="league-next-game"),
+    path("leagues/<int:league_id>/channel/", notices.LeagueChannelApi.as_view(), name="league-channel"),
     # Last: any other path under /api/ is a problem+json 404, even with DEBUG on.
     re_path(r"^", api_not_found, name="api-not-found"),
 ]

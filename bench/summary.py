@@ -37,6 +37,8 @@ ROWS = (
     ("1,000 active games: orders/s from one process", "active.orders_per_s", "-", ""),
     ("1,000 active games: deadline expiries/s meanwhile", "active.expiries_per_s", "-", ""),
     ("order p50, 500 streams + 100 long-polls on its game / none", "fanout.order_p50_ratio", "-", "<= 2"),
+    ("deadlines/s, games with a webhook answering after 10 s / without", "notices.hooked_deadline_ratio", "-",
+     "about 1"),
 )
 
 

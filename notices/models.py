@@ -24,11 +24,13 @@ class Channel(models.Model):
     class Scope(models.TextChoices):
         PLAYER = "player", "the owner's seats in every game"
         GAME = "game", "one game's public channel"
+        LEAGUE = "league", "the public channel of every game a league makes"
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     owner = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     scope = models.CharField(max_length=10, choices=Scope.choices, default=Scope.PLAYER)
     game = models.ForeignKey("referee.Game", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    league = models.ForeignKey("referee.League", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
     kind = models.CharField(max_length=10, choices=Kind.choices)
     url = models.TextField(blank=True, default="")
     #: The Standard Webhooks signing secret (``whsec_...``); shown to its owner once.
@@ -47,6 +49,7 @@ class Channel(models.Model):
         indexes = [
             models.Index(fields=["owner", "scope"], name="notices_channel_owner"),
             models.Index(fields=["game"], name="notices_channel_game", condition=models.Q(game__isnull=False)),
+            models.Index(fields=["league"], name="notices_channel_league", condition=models.Q(league__isnull=False)),
         ]
 
 
@@ -75,10 +78,20 @@ class Delivery(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["channel", "notice", "key"], name="notices_delivery_once"),
+            # The game is part of it: a player's (or a league's) channel hears of many games,
+            # whose keys ("over", a log position) repeat from game to game.
+            models.UniqueConstraint(fields=["channel", "notice", "game_id", "key"], name="notices_delivery_once"),
         ]
         indexes = [
             models.Index(fields=["next_attempt_at"], name="notices_delivery_due",
                          condition=models.Q(status="pending")),
             models.Index(fields=["channel", "-created_at"], name="notices_delivery_log"),
         ]
+
+
+class LeagueGame(models.Model):
+    """A game its league made: where the league's channel finds the games it speaks for
+    (written when the league makes the game, in that transaction)."""
+
+    game = models.OneToOneField("referee.Game", primary_key=True, on_delete=models.CASCADE, related_name="+")
+    league = models.ForeignKey("referee.League", on_delete=models.CASCADE, related_name="+")

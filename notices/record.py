@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from django.db import transaction
 from django.db.models import Q
 
-from notices.models import Channel, Delivery
+from notices.models import Channel, Delivery, LeagueGame
 from referee import clock, nudges
 from referee.celery import app as celery_app
 from referee.models import Seat
@@ -29,7 +29,7 @@ FROM_DUE_KIND = {"notify": "turn", "remind": "remind"}
 _COLUMNS = ("id, channel_id, notice, game_id, seat, key, status, attempts, next_attempt_at, created_at, "
             "answer, last_error")
 # Player channels of the seats (e-mail for turns and reminders is sent as it always was,
-# below) and the game's own channels; e-mail prefs can only turn those e-mails off.
+# below), the game's own channels and its league's; e-mail prefs can only turn those e-mails off.
 _CHANNELS_OF_SEATS = f"""
 INSERT INTO notices_delivery ({_COLUMNS})
 SELECT gen_random_uuid(), c.id, %(notice)s::varchar, %(game)s::uuid, s.number, %(key)s::varchar, 'pending', 0,
@@ -42,6 +42,11 @@ SELECT gen_random_uuid(), c.id, %(notice)s::varchar, %(game)s::uuid, NULL, %(key
        %(now)s::timestamptz, %(now)s::timestamptz, '', ''
 FROM notices_channel c WHERE c.game_id = %(game)s::uuid AND c.scope = 'game' AND c.enabled
   AND c.wants ? %(notice)s::varchar
+UNION ALL
+SELECT gen_random_uuid(), c.id, %(notice)s::varchar, %(game)s::uuid, NULL, %(key)s::varchar, 'pending', 0,
+       %(now)s::timestamptz, %(now)s::timestamptz, '', ''
+FROM notices_leaguegame lg JOIN notices_channel c ON c.league_id = lg.league_id AND c.scope = 'league'
+WHERE lg.game_id = %(game)s::uuid AND c.enabled AND c.wants ? %(notice)s::varchar
 ON CONFLICT ON CONSTRAINT notices_delivery_once DO NOTHING"""
 
 RECIPIENTS_RECORDING = (
@@ -88,8 +93,8 @@ def recipients_recording(*, due_kind: str, game_id: str, key: str, seats: Iterab
 
 def record(*, notice: str, game_id: str, key: str, seats: Iterable[int] | None = None,
            now: dt.datetime | None = None) -> None:
-    """Record ``notice`` for the channels of ``seats`` (every seat: None) and the game's
-    channels: one statement, in the caller's transaction."""
+    """Record ``notice`` for the channels of ``seats`` (every seat: None), the game's
+    channels and its league's: one statement, in the caller's transaction."""
     now = now or clock.now()
     nudge_after_commit()
     if store_sql.enabled():
@@ -107,8 +112,10 @@ def _record_orm(*, notice: str, game_id: str, key: str, seats: list[int] | None,
     if seats is not None:
         seat_rows = seat_rows.filter(number__in=seats)
     number_of = {user_id: number for user_id, number in seat_rows.values_list("user_id", "number")}
+    league_ids = list(LeagueGame.objects.filter(game_id=game_id).values_list("league_id", flat=True))
     channels = Channel.objects.filter(enabled=True).filter(
-        Q(scope=Channel.Scope.PLAYER, owner_id__in=list(number_of)) | Q(scope=Channel.Scope.GAME, game_id=game_id))
+        Q(scope=Channel.Scope.PLAYER, owner_id__in=list(number_of)) | Q(scope=Channel.Scope.GAME, game_id=game_id)
+        | Q(scope=Channel.Scope.LEAGUE, league_id__in=league_ids))
     rows = [
         Delivery(channel=c, notice=notice, game_id=game_id, key=key, next_attempt_at=now, created_at=now,
                  seat=number_of[c.owner_id] if c.scope == Channel.Scope.PLAYER else None)
@@ -116,3 +123,9 @@ def _record_orm(*, notice: str, game_id: str, key: str, seats: list[int] | None,
         if notice in (c.wants or []) and not (inline_email and c.kind == Channel.Kind.EMAIL)
     ]
     Delivery.objects.bulk_create(rows, ignore_conflicts=True)
+
+
+def league_game_made(*, league_id: int, game_id: str) -> None:
+    """The league made this game: from now on the league's channel hears of it. In the
+    transaction that makes the game, so no turn of it is recorded before the link."""
+    LeagueGame.objects.get_or_create(game_id=game_id, defaults={"league_id": league_id})

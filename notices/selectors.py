@@ -60,3 +60,10 @@ def game_channel_get(*, game_id: str) -> dict[str, Any] | None:
     if channel is None:
         return None
     return channel_row(channel, _logs([channel])[channel.pk])
+
+
+def league_channel_get(*, league_id: int) -> dict[str, Any] | None:
+    channel = Channel.objects.filter(scope=Channel.Scope.LEAGUE, league_id=league_id).first()
+    if channel is None:
+        return None
+    return channel_row(channel, _logs([channel])[channel.pk])

@@ -1,5 +1,5 @@
 """Writes: a player's channels and preferences, a bot's webhook (its secret shown once), a
-game's channel, a test notice. Every URL is checked when saved (and again at each send)."""
+game's or a league's channel, a test notice. Every URL is checked when saved (and again at each send)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from notices import guard, record, send
 from notices.models import NOTICES, Channel, Delivery
 from referee import clock
 from referee.errors import GameNotFound, InvalidSetting, SeatError
-from referee.models import Game
+from referee.models import Game, League
 
 MAX_CHANNELS = 10
 GAME_NOTICES = ("turn", "over", "correction")
@@ -161,3 +161,33 @@ def game_channel_clear(*, game_id: str, user: AbstractBaseUser) -> None:
         raise GameNotFound("There is no such game.")
     _may_set_channel(game, user)
     Channel.objects.filter(scope=Channel.Scope.GAME, game=game).delete()
+
+
+def _league_for(league_id: int, user: AbstractBaseUser) -> League:
+    league = League.objects.filter(pk=league_id).first()
+    if league is None:
+        raise GameNotFound("There is no such league.")
+    # Only moderators create leagues: a league's creator is a moderator.
+    if not user.is_staff:  # type: ignore[attr-defined]
+        raise SeatError("Only a moderator sets a league's channel.")
+    return league
+
+
+@transaction.atomic
+def league_channel_set(*, league_id: int, user: AbstractBaseUser, url: str, markup: str = "markdown",
+                       wants: Sequence[str] = GAME_NOTICES) -> Channel:
+    """The league's public channel: what a game's channel gets, for every game the league
+    makes from now on. Replaces the one before (and its log)."""
+    league = _league_for(league_id, user)
+    if markup not in ("markdown", "bbcode"):
+        raise InvalidSetting("markup is markdown (Discord, Slack) or bbcode (a forum).", field="markup")
+    url = _checked(url)
+    Channel.objects.filter(scope=Channel.Scope.LEAGUE, league=league).delete()
+    return Channel.objects.create(owner=user, scope=Channel.Scope.LEAGUE, league=league, kind=Channel.Kind.APPRISE,
+                                  url=url, markup=markup, wants=_wants(wants, GAME_NOTICES),
+                                  label=send.service_name(url))
+
+
+@transaction.atomic
+def league_channel_clear(*, league_id: int, user: AbstractBaseUser) -> None:
+    Channel.objects.filter(scope=Channel.Scope.LEAGUE, league=_league_for(league_id, user)).delete()

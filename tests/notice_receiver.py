@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.server
 import threading
+import time
 from dataclasses import dataclass, field
 
 
@@ -19,6 +20,7 @@ class Received:
 class Receiver:
     status: int = 200
     hang: threading.Event | None = None  # while set-and-unreleased, requests wait
+    delay: float = 0.0  # seconds every answer takes (a slow endpoint)
     received: list[Received] = field(default_factory=list)
     server: http.server.ThreadingHTTPServer | None = None
 
@@ -35,6 +37,8 @@ class Receiver:
                 body = self.rfile.read(int(self.headers.get("content-length") or 0))
                 if receiver.hang is not None:
                     receiver.hang.wait(30)
+                if receiver.delay:
+                    time.sleep(receiver.delay)
                 receiver.received.append(Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body))
                 self.send_response(receiver.status)
                 self.send_header("content-length", "0")

@@ -1,5 +1,5 @@
 """Notices: a player's channels (``/api/me/notifications/``), a bot's webhooks (the secret
-in the answer to the POST only) and a game's channel. Thin: services and selectors in
+in the answer to the POST only), a game's channel and a league's. Thin: services and selectors in
 ``notices/``."""
 
 from __future__ import annotations
@@ -167,4 +167,33 @@ class GameChannelApi(APIView):
     @extend_schema(responses={204: None})
     def delete(self, request: Request, game_id: str) -> Response:
         services.game_channel_clear(game_id=self._may_see(request, game_id), user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class LeagueChannelApi(APIView):
+    """The league's channel: every game the league makes posts its turns and result there."""
+
+    permission_classes = [IsAuthenticated]
+
+    def _may_see(self, request: Request, league_id: int) -> int:
+        if not request.user.is_staff:
+            raise SeatError("Only a moderator sees a league's channel.")
+        return league_id
+
+    @extend_schema(responses=ChannelSerializer)
+    def get(self, request: Request, league_id: int) -> Response:
+        channel = selectors.league_channel_get(league_id=self._may_see(request, league_id))
+        return Response(ChannelSerializer(channel).data if channel else None)
+
+    @extend_schema(request=GameChannelApi.InputSerializer, responses=ChannelSerializer)
+    @idempotent
+    def put(self, request: Request, league_id: int) -> Response:
+        data = GameChannelApi.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.league_channel_set(league_id=league_id, user=request.user, **data.validated_data)
+        return Response(ChannelSerializer(selectors.league_channel_get(league_id=league_id)).data)
+
+    @extend_schema(responses={204: None})
+    def delete(self, request: Request, league_id: int) -> Response:
+        services.league_channel_clear(league_id=league_id, user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)

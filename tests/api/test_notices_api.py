@@ -72,3 +72,21 @@ def test_only_the_games_creator_or_a_moderator_sets_its_channel(receiver):
     assert answer.status_code == 200 and answer.json()["markup"] == "bbcode"
     assert api_client(creator).delete(f"/api/games/{game.pk}/channel/").status_code == 204
     assert delivery.send_due() == 0
+
+
+def test_only_a_moderator_sets_and_reads_a_leagues_channel(receiver):
+    from referee import lobby
+    from tests.factories import ModeratorFactory
+
+    moderator = ModeratorFactory()
+    league = lobby.league_create(name="L", ruleset="pig", seats_per_game=2, moderator=moderator)
+    path = f"/api/leagues/{league.pk}/channel/"
+    body = {"url": receiver.url.replace("http://", "json://"), "markup": "bbcode"}
+    assert api_client(UserFactory()).put(path, body, format="json").status_code == 400
+    assert api_client(UserFactory()).get(path).status_code == 400
+    answer = api_client(moderator).put(path, body, format="json")
+    assert answer.status_code == 200 and answer.json()["markup"] == "bbcode", answer.content
+    assert api_client(moderator).get(path).json()["kind"] == "apprise"
+    assert api_client(moderator).put("/api/leagues/999999/channel/", body, format="json").status_code == 404
+    assert api_client(moderator).delete(path).status_code == 204
+    assert not api_client(moderator).get(path).content

@@ -14,7 +14,7 @@ from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
 from notices import delivery, guard, services
 from notices.models import Channel, Delivery
-from referee import clock
+from referee import clock, lobby
 from referee import services as referee_services
 from referee.errors import InvalidSetting, SeatError
 from tests.factories import GameFactory, ModeratorFactory, SeatFactory, UserFactory
@@ -41,6 +41,23 @@ def game_with_channels(setup, players: int = 2):
     referee_services.game_run_pending(game_id=str(game.pk))
     game.refresh_from_db()
     return game, seats
+
+
+def play_to_the_end(game, seats) -> None:
+    """Plays a game of Pig to its end (to 20: soon enough)."""
+    from referee.instance import referee_get
+
+    referee_services.game_run_pending(game_id=str(game.pk))
+    for _ in range(60):
+        game.refresh_from_db()
+        if game.status == "finished":
+            break
+        state, _ = referee_get().current(str(game.pk))
+        acting = next(s for s in seats if s.number == state.order[state.to_move])
+        order = "Hold" if state.turn_total >= 10 else "Roll"
+        referee_services.command_handle(game_id=str(game.pk), user=acting.user, command_type=order, payload={})
+        referee_services.game_run_pending(game_id=str(game.pk))
+    assert game.status == "finished"
 
 
 def later(seconds: float) -> dt.datetime:
@@ -228,23 +245,11 @@ def test_a_test_notice_shows_in_the_channels_log(receiver):
 
 
 def test_game_over_and_a_moderators_correction_reach_every_seat_that_wants_them_once(receiver):
-    from referee.instance import referee_get
-
     game, seats = game_with_channels(lambda u: services.webhook_create(
         user=u, url=receiver.url, wants=["correction", "over"]))
     referee_services.moderator_ruling(game_id=str(game.pk), moderator=ModeratorFactory(), reason="a die fell off",
                                       command_type="Roll", payload={})
-    referee_services.game_run_pending(game_id=str(game.pk))
-    for _ in range(60):  # a game of Pig to 20 ends soon enough
-        game.refresh_from_db()
-        if game.status == "finished":
-            break
-        state, _ = referee_get().current(str(game.pk))
-        acting = next(s for s in seats if s.number == state.order[state.to_move])
-        order = "Hold" if state.turn_total >= 10 else "Roll"
-        referee_services.command_handle(game_id=str(game.pk), user=acting.user, command_type=order, payload={})
-        referee_services.game_run_pending(game_id=str(game.pk))
-    assert game.status == "finished"
+    play_to_the_end(game, seats)
     rows = sorted(Delivery.objects.values_list("notice", "seat"))
     assert rows == sorted([("correction", s.number) for s in seats] + [("over", s.number) for s in seats])
     delivery.send_due()
@@ -337,3 +342,55 @@ def test_without_the_sql_path_notices_are_recorded_the_same(receiver, monkeypatc
     assert to == [(seats[1].name, seats[1].user.email)]
     record.recipients_recording(due_kind="remind", game_id=str(game.pk), key="k", seats=numbers)
     assert sorted(Delivery.objects.filter(notice="remind").values_list("seat", flat=True)) == sorted(numbers)
+
+
+def league_game(league, users):
+    for user in users:
+        lobby.league_queue_join(league_id=league.pk, user=user)
+    game = lobby.league_next_game(league_id=league.pk, moderator=ModeratorFactory())
+    return game, list(game.seats.select_related("user").order_by("number"))
+
+
+def test_a_leagues_channel_gets_the_turns_and_result_of_every_game_it_makes(receiver):
+    moderator = ModeratorFactory()
+    league = lobby.league_create(name="Sty", ruleset="pig", seats_per_game=2, moderator=moderator)
+    with pytest.raises(SeatError):
+        services.league_channel_set(league_id=league.pk, user=UserFactory(), url=receiver.url)
+    services.league_channel_set(league_id=league.pk, user=moderator, url=receiver.url.replace("http://", "json://"),
+                                markup="bbcode", wants=["turn", "over"])
+    outside = GameFactory()  # not the league's: its channel hears nothing of it
+    for _ in range(2):
+        SeatFactory(game=outside, user=UserFactory())
+    referee_services.game_start(game=outside)
+    referee_services.game_run_pending(game_id=str(outside.pk))
+    users = [UserFactory() for _ in range(2)]
+    first, seats = league_game(league, users)
+    play_to_the_end(first, seats)
+    second, _ = league_game(league, users)
+    referee_services.game_run_pending(game_id=str(second.pk))
+    delivery.send_due()
+    rows = Delivery.objects.filter(channel__league=league)
+    assert set(rows.values_list("game_id", flat=True)) == {first.pk, second.pk}
+    assert rows.filter(notice="over").count() == 1 and rows.filter(notice="turn", game_id=second.pk).exists()
+    assert set(rows.values_list("seat", flat=True)) == {None}  # the public view
+    assert set(rows.values_list("status", flat=True)) == {"sent"}
+    posts = [json.loads(r.body)["message"] for r in receiver.received]
+    assert len(posts) == rows.count()
+    assert all("[/" in p for p in posts)  # BBCode, as asked
+    assert any(second.name in p for p in posts) and any(first.name in p for p in posts)
+    services.league_channel_clear(league_id=league.pk, user=moderator)
+    assert not Channel.objects.filter(league=league).exists()
+
+
+def test_a_players_channel_hears_of_the_end_of_each_of_their_games(receiver):
+    users = [UserFactory() for _ in range(2)]
+    for user in users:
+        services.webhook_create(user=user, url=receiver.url, wants=["over"])
+    league = lobby.league_create(name="Pen", ruleset="pig", seats_per_game=2, moderator=ModeratorFactory())
+    first, seats = league_game(league, users)
+    play_to_the_end(first, seats)
+    second, seats = league_game(league, users)
+    play_to_the_end(second, seats)
+    over = Delivery.objects.filter(notice="over")
+    assert sorted(str(g) for g in over.values_list("game_id", flat=True)) == sorted([str(first.pk)] * 2
+                                                                                     + [str(second.pk)] * 2)
