@@ -4,34 +4,20 @@ scoreboard (every unit's hit points are public, L-R21) but no unit's square and 
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping, Sequence
-from functools import cache
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from game_pages.lggwg.board_svg import CELL, FLOOR, MARGIN, colour_of
+from game_pages.png import SCALE, box, circle_box, font, png_bytes, rgb, scaled
+from game_pages.png import text as draw_text
 from games.lggwg.board import parse_square
 
-SCALE = 2
 LINE = 16  # one line of the scoreboard under the map
 INK = (17, 17, 17)
 MUTED = (85, 85, 85)
 BASE = {"#": "#5c5c5c", "?": "#1c1c1c"}
-
-
-def _rgb(value: str) -> tuple[int, int, int]:
-    v = value.lstrip("#")
-    return int(v[0:2], 16), int(v[2:4], 16), int(v[4:6], 16)
-
-
-@cache
-def _font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
-    try:
-        return ImageFont.load_default(size=size * SCALE)
-    except TypeError:  # Pillow without FreeType: the bitmap font
-        return ImageFont.load_default()
 
 
 class _Canvas:
@@ -43,26 +29,20 @@ class _Canvas:
 
     def rect(self, x: float, y: float, w: float, h: float, fill: str | tuple[int, ...] | None,
              outline: str | None = None, width: float = 1) -> None:
-        s = SCALE
-        self.draw.rectangle((x * s, y * s, (x + w) * s - 1, (y + h) * s - 1),
-                            fill=_rgb(fill) if isinstance(fill, str) else fill,
-                            outline=_rgb(outline) if outline else None, width=max(1, int(width * s)))
+        self.draw.rectangle(box(x, y, x + w, y + h), fill=rgb(fill) if isinstance(fill, str) else fill,
+                            outline=rgb(outline) if outline else None, width=max(1, int(width * SCALE)))
 
     def circle(self, cx: float, cy: float, r: float, fill: str | None, outline: str | None = None,
                width: float = 1.5) -> None:
-        s = SCALE
-        self.draw.ellipse(((cx - r) * s, (cy - r) * s, (cx + r) * s, (cy + r) * s),
-                          fill=_rgb(fill) if fill else None, outline=_rgb(outline) if outline else None,
-                          width=max(1, int(width * s)))
+        self.draw.ellipse(circle_box(cx, cy, r), fill=rgb(fill) if fill else None,
+                          outline=rgb(outline) if outline else None, width=max(1, int(width * SCALE)))
 
     def line(self, points: Sequence[tuple[float, float]], colour: str, width: float) -> None:
-        self.draw.line([(x * SCALE, y * SCALE) for x, y in points], fill=_rgb(colour), width=int(width * SCALE),
-                       joint="curve")
+        self.draw.line(scaled(points), fill=rgb(colour), width=int(width * SCALE), joint="curve")
 
     def text(self, x: float, y: float, text: str, *, size: int = 11, fill: tuple[int, int, int] = INK,
              anchor: str = "mm", bold: bool = False) -> None:
-        self.draw.text((x * SCALE, y * SCALE), text, fill=fill, font=_font(size), anchor=anchor,
-                       stroke_width=1 if bold else 0, stroke_fill=fill)
+        draw_text(self.draw, x, y, text, size=size, fill=fill, anchor=anchor, bold=bold)
 
 
 def _terrain(c: _Canvas, t: str, px: float, py: float) -> None:
@@ -99,12 +79,12 @@ def _unit(c: _Canvas, u: Mapping[str, Any]) -> None:
     kind = str(u.get("type", ""))
     if kind == "G":
         c.line([(cx - 8, cy + 12), (cx - 8, cy - 13)], "#222222", 2)
-        c.draw.polygon([((cx - 8) * SCALE, (cy - 13) * SCALE), ((cx + 11) * SCALE, (cy - 7) * SCALE),
-                        ((cx - 8) * SCALE, (cy - 1) * SCALE)], fill=_rgb(colour), outline=_rgb("#222222"))
+        c.draw.polygon(scaled([(cx - 8, cy - 13), (cx + 11, cy - 7), (cx - 8, cy - 1)]), fill=rgb(colour),
+                       outline=rgb("#222222"))
     elif kind == "W":
         s = SCALE
         c.draw.ellipse(((cx - 12) * s, (cy - 9) * s, (cx + 12) * s, (cy + 9) * s), fill=(255, 255, 255),
-                       outline=_rgb("#555555"), width=s)
+                       outline=rgb("#555555"), width=s)
         c.circle(cx + 10, cy - 3, 4, "#333333")
     else:
         c.circle(cx, cy - 2, 12, colour, "#111111")
@@ -132,7 +112,7 @@ def _shots(c: _Canvas, position: Mapping[str, Any]) -> None:
             c.circle(ex, ey, 9, None, colour, 2)
             c.circle(ex, ey, 5, colour)
             sx, sy = points[0]
-            c.text(sx + 9, sy - 8, str(record.get("step", "")), size=10, fill=_rgb(colour), anchor="ls", bold=True)
+            c.text(sx + 9, sy - 8, str(record.get("step", "")), size=10, fill=rgb(colour), anchor="ls", bold=True)
 
 
 def scoreboard_lines(position: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -155,7 +135,7 @@ def board_png(position: Mapping[str, Any]) -> bytes:
     fog: list[str] = list(position.get("fog") or [])
     board_w, board_h = MARGIN + width * CELL + 4, MARGIN + height * CELL + 4
     lines = scoreboard_lines(position)
-    text_w = max(_font(11).getlength(text) / SCALE + 26 for _, text in lines)
+    text_w = max(font(11).getlength(text) / SCALE + 26 for _, text in lines)
     c = _Canvas(int(max(board_w, text_w)), board_h + 8 + LINE * len(lines))
     for x in range(width):
         c.text(MARGIN + x * CELL + CELL / 2, 11, chr(ord("a") + x), fill=MUTED)
@@ -183,6 +163,4 @@ def board_png(position: Mapping[str, Any]) -> bytes:
             c.rect(6, y - 5, 10, 10, colour_of(code), "#111111")
         c.text(22 if code else 6, y, text, size=11, anchor="lm")
         y += LINE
-    out = io.BytesIO()
-    c.image.save(out, format="PNG", optimize=True)
-    return out.getvalue()
+    return png_bytes(c.image)

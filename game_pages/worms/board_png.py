@@ -2,32 +2,12 @@
 
 from __future__ import annotations
 
-import io
-from functools import cache
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
+from game_pages.png import SCALE, box, circle_box, png_bytes, rgba, scaled, text
 from game_pages.worms.board_scene import HEIGHT, WIDTH, Circle, Line, Polygon, Rect, Text, scene
-
-SCALE = 2
-
-
-def _rgba(value: str) -> tuple[int, int, int, int] | None:
-    if not value or value == "none":
-        return None
-    v = value.lstrip("#")
-    r, g, b = int(v[0:2], 16), int(v[2:4], 16), int(v[4:6], 16)
-    a = int(v[6:8], 16) if len(v) == 8 else 255
-    return (r, g, b, a)
-
-
-@cache
-def _font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
-    try:
-        return ImageFont.load_default(size=size * SCALE)
-    except TypeError:  # Pillow without FreeType: the bitmap font
-        return ImageFont.load_default()
 
 
 def board_png(position: dict[str, Any]) -> bytes:
@@ -37,26 +17,21 @@ def board_png(position: dict[str, Any]) -> bytes:
     s = SCALE
     for shape in scene(position):
         if isinstance(shape, Rect):
-            fill = _rgba(shape.fill)
-            outline = _rgba(shape.stroke) if shape.stroke_width else None
-            draw.rectangle((shape.x * s, shape.y * s, (shape.x + shape.w) * s - 1, (shape.y + shape.h) * s - 1),
+            fill = rgba(shape.fill)
+            outline = rgba(shape.stroke) if shape.stroke_width else None
+            draw.rectangle(box(shape.x, shape.y, shape.x + shape.w, shape.y + shape.h),
                            fill=fill, outline=outline, width=max(1, int(shape.stroke_width * s)) if outline else 0)
         elif isinstance(shape, Circle):
-            box = ((shape.cx - shape.r) * s, (shape.cy - shape.r) * s, (shape.cx + shape.r) * s, (shape.cy + shape.r) * s)
-            outline = _rgba(shape.stroke) if shape.stroke_width else None
-            draw.ellipse(box, fill=_rgba(shape.fill), outline=outline,
+            outline = rgba(shape.stroke) if shape.stroke_width else None
+            draw.ellipse(circle_box(shape.cx, shape.cy, shape.r), fill=rgba(shape.fill), outline=outline,
                          width=max(1, int(shape.stroke_width * s)) if outline else 0)
         elif isinstance(shape, Polygon):
-            draw.polygon([(x * s, y * s) for x, y in shape.points], fill=_rgba(shape.fill))
+            draw.polygon(scaled(shape.points), fill=rgba(shape.fill))
         elif isinstance(shape, Line):
-            draw.line((shape.x1 * s, shape.y1 * s, shape.x2 * s, shape.y2 * s), fill=_rgba(shape.stroke),
+            draw.line((shape.x1 * s, shape.y1 * s, shape.x2 * s, shape.y2 * s), fill=rgba(shape.stroke),
                       width=int(shape.width * s))
         elif isinstance(shape, Text):
             anchor = {"start": "ls", "middle": "ms", "end": "rs"}[shape.anchor]
-            text = shape.text.replace("▶", ">")
-            draw.text((shape.x * s, shape.y * s), text, fill=_rgba(shape.fill), font=_font(shape.size),
-                      anchor=anchor, stroke_width=1 if shape.bold else 0, stroke_fill=_rgba(shape.fill))
-    image = image.convert("RGB")
-    out = io.BytesIO()
-    image.save(out, format="PNG", optimize=True)
-    return out.getvalue()
+            text(draw, shape.x, shape.y, shape.text.replace("▶", ">"), size=shape.size, fill=rgba(shape.fill),
+                 anchor=anchor, bold=shape.bold)
+    return png_bytes(image)

@@ -11,9 +11,10 @@ snapshots they wrote still load."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 
-from games.base import Event, RuleViolation
+from games.base import Event
+from games.bounds import Counts, lift, plus_one, refuse_at_limit
 from games.lggwg import events as ev
 from games.lggwg.state import LggwgState
 
@@ -26,15 +27,13 @@ class CountedState(LggwgState):
     """Version 3's position: the plain one, plus the lists each team sent this turn."""
 
     #: (seat, lists sent this turn), by seat
-    lists_sent: tuple[tuple[int, int], ...] = ()
+    lists_sent: Counts[int] = ()
 
 
 def counted(state: LggwgState) -> CountedState:
     """The position as version 3 keeps it (a plain one, from set-up or the notation, counts
     nothing yet)."""
-    if isinstance(state, CountedState):
-        return state
-    return CountedState(**{f.name: getattr(state, f.name) for f in fields(LggwgState)})
+    return lift(state, CountedState, LggwgState)
 
 
 def count(state: LggwgState, event: Event) -> CountedState:
@@ -44,16 +43,13 @@ def count(state: LggwgState, event: Event) -> CountedState:
         case ev.TurnStarted():
             return replace(state, lists_sent=()) if state.lists_sent else state
         case ev.OrdersSubmitted():
-            counts = dict(state.lists_sent)
-            counts[event.team] = counts.get(event.team, 0) + 1
-            return replace(state, lists_sent=tuple(sorted(counts.items())))
+            return replace(state, lists_sent=plus_one(state.lists_sent, event.team))
     return state
 
 
 def check_list(state: LggwgState, seat: int) -> None:
-    sent = dict(counted(state).lists_sent).get(seat, 0)
-    if sent >= LISTS_PER_TURN:
-        raise RuleViolation(
-            "L-R29", f"Your team has sent its list {sent} times in turn {state.turn}, the most a team may in one "
+    refuse_at_limit(
+        counted(state).lists_sent, seat, LISTS_PER_TURN, "L-R29",
+        lambda sent: f"Your team has sent its list {sent} times in turn {state.turn}, the most a team may in one "
                      f"turn; the last list you sent stands until the turn resolves.",
-        )
+    )

@@ -10,9 +10,10 @@ they were played."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 
-from games.base import Event, RuleViolation
+from games.base import Event
+from games.bounds import Counts, lift, plus_one, refuse_at_limit
 from games.parties.events import AllyPolicySet, MoveChosen, TickClosed, TickStarted
 from games.parties.state import PartiesState
 
@@ -26,17 +27,15 @@ class CountedState(PartiesState):
     """Version 2's position: the plain one, plus the orders each seat gave this tick."""
 
     #: (seat, moves chosen this tick), by seat
-    moves_given: tuple[tuple[int, int], ...] = ()
+    moves_given: Counts[int] = ()
     #: (seat, ally policies set this tick), by seat
-    policies_given: tuple[tuple[int, int], ...] = ()
+    policies_given: Counts[int] = ()
 
 
 def counted(state: PartiesState) -> CountedState:
     """The position as version 2 keeps it (a plain one, from set-up or the notation, counts
     nothing yet)."""
-    if isinstance(state, CountedState):
-        return state
-    return CountedState(**{f.name: getattr(state, f.name) for f in fields(PartiesState)})
+    return lift(state, CountedState, PartiesState)
 
 
 def count(state: PartiesState, event: Event) -> CountedState:
@@ -46,31 +45,23 @@ def count(state: PartiesState, event: Event) -> CountedState:
         case TickStarted() | TickClosed():
             return replace(state, moves_given=(), policies_given=())
         case MoveChosen():
-            return replace(state, moves_given=_plus_one(state.moves_given, event.seat))
+            return replace(state, moves_given=plus_one(state.moves_given, event.seat))
         case AllyPolicySet():
-            return replace(state, policies_given=_plus_one(state.policies_given, event.seat))
+            return replace(state, policies_given=plus_one(state.policies_given, event.seat))
     return state
 
 
 def check_move(state: PartiesState, seat: int) -> None:
-    given = dict(counted(state).moves_given).get(seat, 0)
-    if given >= MOVES_PER_TICK:
-        raise RuleViolation(
-            "P-R19", f"You have chosen your move {given} times in tick {state.tick}, the most a bot may in one "
-                     f"tick; your last choice stands until the tick resolves.",
-        )
+    refuse_at_limit(
+        counted(state).moves_given, seat, MOVES_PER_TICK, "P-R19",
+        lambda given: f"You have chosen your move {given} times in tick {state.tick}, the most a bot may in one "
+                      f"tick; your last choice stands until the tick resolves.",
+    )
 
 
 def check_policy(state: PartiesState, seat: int) -> None:
-    given = dict(counted(state).policies_given).get(seat, 0)
-    if given >= POLICIES_PER_TICK:
-        raise RuleViolation(
-            "P-R19", f"You have set your ally policy {given} times in tick {state.tick}, the most a bot may in "
-                     f"one tick; the last one stands, and you may set it again next tick.",
-        )
-
-
-def _plus_one(given: tuple[tuple[int, int], ...], seat: int) -> tuple[tuple[int, int], ...]:
-    counts = dict(given)
-    counts[seat] = counts.get(seat, 0) + 1
-    return tuple(sorted(counts.items()))
+    refuse_at_limit(
+        counted(state).policies_given, seat, POLICIES_PER_TICK, "P-R19",
+        lambda given: f"You have set your ally policy {given} times in tick {state.tick}, the most a bot may in "
+                      f"one tick; the last one stands, and you may set it again next tick.",
+    )

@@ -12,10 +12,10 @@ position, and replay and verify as they were played."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
-from typing import TypeVar
+from dataclasses import dataclass, replace
 
 from games.base import Event, RuleViolation
+from games.bounds import Counts, lift, plus_one, refuse_at_limit, times
 from games.wormlord import events as ev
 from games.wormlord.board import Colour
 from games.wormlord.state import WormlordState
@@ -25,25 +25,21 @@ HQ_MOVES_PER_ROUND = 30
 #: a message every two seconds of a three-minute round, break included
 SAYS_PER_ROUND = 100
 
-K = TypeVar("K", Colour, int)
-
 
 @dataclass(frozen=True, repr=False)
 class CountedState(WormlordState):
     """Version 2's position: the plain one, plus the repeatable orders given this round."""
 
     #: (colour, headquarters placed or lifted this round), by colour
-    hq_moves: tuple[tuple[Colour, int], ...] = ()
+    hq_moves: Counts[Colour] = ()
     #: (seat, times it spoke since the round started), by seat
-    said: tuple[tuple[int, int], ...] = ()
+    said: Counts[int] = ()
 
 
 def counted(state: WormlordState) -> CountedState:
     """The position as version 2 keeps it (a plain one, from set-up or the notation, counts
     nothing yet)."""
-    if isinstance(state, CountedState):
-        return state
-    return CountedState(**{f.name: getattr(state, f.name) for f in fields(WormlordState)})
+    return lift(state, CountedState, WormlordState)
 
 
 def count(state: WormlordState, event: Event) -> CountedState:
@@ -53,14 +49,14 @@ def count(state: WormlordState, event: Event) -> CountedState:
         case ev.RoundStarted():
             return replace(state, hq_moves=(), said=())
         case ev.HeadquartersPlaced() | ev.HeadquartersLifted():
-            return replace(state, hq_moves=_plus_one(state.hq_moves, event.colour))
+            return replace(state, hq_moves=plus_one(state.hq_moves, event.colour))
         case ev.TeamSpoke():
-            return replace(state, said=_plus_one(state.said, event.seat))
+            return replace(state, said=plus_one(state.said, event.seat))
     return state
 
 
 def hq_moves_left(state: WormlordState, colour: Colour) -> int:
-    return HQ_MOVES_PER_ROUND - dict(counted(state).hq_moves).get(colour, 0)
+    return HQ_MOVES_PER_ROUND - times(counted(state).hq_moves, colour)
 
 
 def check_headquarters(state: WormlordState, colour: Colour) -> None:
@@ -73,16 +69,9 @@ def check_headquarters(state: WormlordState, colour: Colour) -> None:
 
 
 def check_say(state: WormlordState, seat: int) -> None:
-    given = dict(counted(state).said).get(seat, 0)
-    if given >= SAYS_PER_ROUND:
-        since = f"since round {state.round} started" if state.round else "before the first round"
-        raise RuleViolation(
-            "WL-R18", f"You have spoken {given} times {since}, the most a seat may in one round; "
+    since = f"since round {state.round} started" if state.round else "before the first round"
+    refuse_at_limit(
+        counted(state).said, seat, SAYS_PER_ROUND, "WL-R18",
+        lambda given: f"You have spoken {given} times {since}, the most a seat may in one round; "
                       f"you can talk again when the next round starts.",
-        )
-
-
-def _plus_one(given: tuple[tuple[K, int], ...], key: K) -> tuple[tuple[K, int], ...]:
-    counts = dict(given)
-    counts[key] = counts.get(key, 0) + 1
-    return tuple(sorted(counts.items()))
+    )

@@ -14,11 +14,11 @@ from game_pages.worms import ui
 from games.base import PUBLIC, Viewer
 from referee import lobby, selectors, services
 from referee.models import Game
+from tests.browser.people import PHONE, account, mark_document, same_document, sign_in
 
 pytestmark = [pytest.mark.postgres]
 
 DESKTOP = {"width": 1366, "height": 900}
-PHONE = {"width": 390, "height": 844}
 AXE = Path(__file__).parent / "fixtures" / "axe.min.js"
 SHOPPING = {"type": "SubmitShoppingList",
             "payload": {"team_weapon": "minigun", "items": [{"item": "shotgun", "count": 2}]}}
@@ -35,22 +35,8 @@ def test_the_forum_player_tests_have_a_migrated_test_database():
 # --- helpers ----------------------------------------------------------------------------------
 
 
-def _user(name: str, *, staff: bool = False):
-    from django.contrib.auth import get_user_model
-
-    return get_user_model().objects.create_user(username=name, password="pw-" + name, is_staff=staff)
-
-
-def _sign_in(page: Page, url: str, username: str) -> None:
-    page.goto(url + "/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill("pw-" + username)
-    page.get_by_role("button", name="Sign in").click()
-    expect(page.get_by_role("heading", name="My games")).to_be_visible()
-
-
 def _game(tag: str, players: int = 2, join: bool = True):
-    users = [_user(f"u{tag}{i}") for i in range(players)]
+    users = [account(f"u{tag}{i}") for i in range(players)]
     game = services.game_create(name=f"Forum game {tag}", ruleset="worms", seats=players, created_by=users[0])
     if join:
         for i, user in enumerate(users):
@@ -87,14 +73,6 @@ def _shots(page: Page, artifacts: Path, name: str) -> None:
     page.set_viewport_size(DESKTOP)
 
 
-def _no_reload_marker(page: Page) -> None:
-    page.evaluate("window.__sameDocument = true")
-
-
-def _same_document(page: Page) -> bool:
-    return bool(page.evaluate("window.__sameDocument === true"))
-
-
 def _in_view(page: Page, selector: str) -> bool:
     return bool(page.evaluate(
         """(sel) => { const r = document.querySelector(sel).getBoundingClientRect();
@@ -117,13 +95,13 @@ def test_1_a_step_updates_the_page_in_place_with_the_board_and_the_result_in_vie
     worm, square = _plain_step(_view(game, seat), seat)
     page = browser.new_page(viewport=DESKTOP)
     page.on("dialog", lambda d: d.accept())
-    _sign_in(page, server, acting.username)
+    sign_in(page, server, acting.username)
     page.goto(f"{server}/games/{game.pk}/?worm={worm}")
     page.locator("#end-turn").scroll_into_view_if_needed()
-    _no_reload_marker(page)
+    mark_document(page)
     page.locator(f'button[data-step="{square}"]').click()
     expect(page.locator("#messages")).to_contain_text(f"{worm} walked to {square}.")
-    assert _same_document(page), "the page was reloaded"
+    assert same_document(page), "the page was reloaded"
     assert _in_view(page, "#messages") and _in_view(page, "svg.board"), "the result or the board is off-screen"
     _shots(page, artifacts, "1-after-step")
     page.close()
@@ -136,10 +114,10 @@ def test_2_the_other_players_page_follows_the_game_and_a_new_game_shows_its_boar
     context = browser.new_context(viewport=DESKTOP)
     context.grant_permissions(["notifications"])
     page = context.new_page()
-    _sign_in(page, server, users[0].username)
+    sign_in(page, server, users[0].username)
     page.goto(f"{server}/games/{game.pk}/")
     expect(page.get_by_role("heading", name="Waiting for players")).to_be_visible()
-    _no_reload_marker(page)
+    mark_document(page)
     # the opt-in notification
     page.get_by_role("button", name="Tell me when it is my turn").click()
     expect(page.get_by_role("button", name="Stop telling me when it is my turn")).to_be_visible()
@@ -148,20 +126,20 @@ def test_2_the_other_players_page_follows_the_game_and_a_new_game_shows_its_boar
     services.game_run_pending(game_id=str(game.pk))
     expect(page.locator("svg.board title", has_text=re.compile(r"worm A1, health"))).to_be_attached(timeout=30000)
     expect(page.locator("#status-heading")).to_be_visible()
-    assert _same_document(page)
+    assert same_document(page)
     # the other player ends a turn: this page says whose turn it is now, without a reload
     seat, acting, other = _acting(game, users)
     watcher = page if other.pk == users[0].pk else None
     if watcher is None:  # Team A is to play: it ends its turn and Team B's page follows
         watcher = context.new_page()
-        _sign_in(watcher, server, other.username)
+        sign_in(watcher, server, other.username)
         watcher.goto(f"{server}/games/{game.pk}/")
-        _no_reload_marker(watcher)
+        mark_document(watcher)
     before = watcher.locator("#to-act").inner_text()
     services.command_handle(game_id=str(game.pk), user=acting, command_type="EndTurn", payload={})
     services.game_run_pending(game_id=str(game.pk))
     expect(watcher.locator("#to-act")).not_to_have_text(before, timeout=30000)
-    assert _same_document(watcher)
+    assert same_document(watcher)
     _shots(watcher, artifacts, "2-live")
     context.close()
 
@@ -174,7 +152,7 @@ def test_3_the_board_marks_the_walk_and_the_shot_and_the_log_names_the_weapon(se
     services.command_handle(game_id=str(game.pk), user=acting, command_type="MoveWorm",
                             payload={"worm": worm, "path": [square]})
     page = browser.new_page(viewport=DESKTOP)
-    _sign_in(page, server, acting.username)
+    sign_in(page, server, acting.username)
     page.goto(f"{server}/games/{game.pk}/?worm={worm}&weapon=handgun")
     expect(page.locator("svg.board circle title", has_text=f"{square}: step 1 of the last walk")).to_be_attached()
     expect(page.locator("svg.board desc")).to_contain_text(f"{worm} walked")
@@ -198,7 +176,7 @@ def test_4_the_replay_reads_as_a_story(server, browser, artifacts):
     services.command_handle(game_id=str(game.pk), user=acting, command_type="MoveWorm",
                             payload={"worm": worm, "path": [square]})
     page = browser.new_page(viewport=DESKTOP)
-    _sign_in(page, server, other.username)  # the opponent watches the step
+    sign_in(page, server, other.username)  # the opponent watches the step
     page.goto(f"{server}/games/{game.pk}/replay/")
     heading = page.locator("#order-heading")
     expect(heading).to_contain_text(f"{worm} moved to {square}")
@@ -208,7 +186,7 @@ def test_4_the_replay_reads_as_a_story(server, browser, artifacts):
     expect(page.locator("svg.board circle title", has_text="step 1 of the last walk")).to_be_attached()
     _shots(page, artifacts, "4-replay-opponent")
     mine = browser.new_page(viewport=DESKTOP)  # the player's own step names its order and its clause
-    _sign_in(mine, server, acting.username)
+    sign_in(mine, server, acting.username)
     mine.goto(f"{server}/games/{game.pk}/replay/")
     expect(mine.locator("#order-heading")).to_contain_text(f"Move worm: {worm} moved to {square}")
     expect(mine.locator("#clauses a", has_text="§7")).to_have_attribute("href", re.compile(r"/rules/worms/#s7"))
@@ -225,9 +203,9 @@ def test_4_the_replay_reads_as_a_story(server, browser, artifacts):
 def test_5_moderator_forms_and_reasons_every_player_reads(server, browser, artifacts):
     tag = uuid.uuid4().hex[:6]
     game, users = _game(tag)
-    mod = _user(f"mod{tag}", staff=True)
+    mod = account(f"mod{tag}", staff=True)
     page = browser.new_page(viewport=DESKTOP)
-    _sign_in(page, server, mod.username)
+    sign_in(page, server, mod.username)
     page.goto(f"{server}/games/{game.pk}/audit/")
     expect(page.get_by_label("Order type")).to_have_count(0)  # no internal order name, no JSON
     form = page.locator("#correct-health")
@@ -245,7 +223,7 @@ def test_5_moderator_forms_and_reasons_every_player_reads(server, browser, artif
     expect(page.locator("#messages")).to_contain_text("Game paused.")
     _shots(page, artifacts, "5-audit")
     player = browser.new_page(viewport=DESKTOP)
-    _sign_in(player, server, users[1].username)
+    sign_in(player, server, users[1].username)
     player.goto(f"{server}/games/{game.pk}/")
     expect(player.locator("#log")).to_contain_text("A moderator paused the game. Reason: server move tonight")
     expect(player.locator("#log")).to_contain_text("A moderator made a correction. Reason: miscounted hit")
@@ -262,17 +240,17 @@ def test_6_illegal_steps_disabled_empty_fire_blocked_refusals_folded(server, bro
     seat, acting, _ = _acting(game, users)
     view = _view(game, seat)
     page = browser.new_page(viewport=DESKTOP)
-    _sign_in(page, server, acting.username)
+    sign_in(page, server, acting.username)
     worms = ui.worms_that_may_act(view, seat)
     blocked = next(((w["id"], s["square"]) for w in worms for s in ui.next_steps(view, w["id"]) if s["problem"]), None)
     worm = blocked[0] if blocked else worms[0]["id"]
     page.goto(f"{server}/games/{game.pk}/?worm={worm}&weapon=handgun")
     if blocked:
         expect(page.locator(f'button[data-step="{blocked[1]}"]')).to_be_disabled()
-    _no_reload_marker(page)
+    mark_document(page)
     page.get_by_role("button", name="Fire").click()  # the target is empty: the browser asks for it
     assert page.evaluate("document.getElementById('fire-target').validity.valueMissing")
-    assert _same_document(page)
+    assert same_document(page)
     page.get_by_label("Or step to square").fill("z99")
     page.get_by_role("button", name="Step", exact=True).click()
     expect(page.locator("#messages li.error")).to_contain_text("Refused")
@@ -287,7 +265,7 @@ def test_7_the_phone_board_fills_the_width_with_tappable_squares_and_confirmatio
     game, users = _game(uuid.uuid4().hex[:6])
     seat, acting, _ = _acting(game, users)
     page = browser.new_page(viewport=PHONE, has_touch=True)
-    _sign_in(page, server, acting.username)
+    sign_in(page, server, acting.username)
     page.goto(f"{server}/games/{game.pk}/")
     wrap = page.locator("#board-wrap").bounding_box()
     assert wrap["width"] >= PHONE["width"] - 20, wrap
@@ -313,7 +291,7 @@ def test_8_players_quote_the_same_public_number(server, browser, artifacts):
     texts = []
     for user in users:
         page = browser.new_page(viewport=DESKTOP)
-        _sign_in(page, server, user.username)
+        sign_in(page, server, user.username)
         page.goto(f"{server}/games/{game.pk}/")
         line = page.locator("#log li", has_text=re.compile(r"^#\d+ Turn 1:")).first
         texts.append(line.inner_text())
@@ -356,7 +334,7 @@ def test_10_docs_offline_an_icon_and_our_own_403(server, browser, artifacts):
     assert not outside, outside
     _shots(page, artifacts, "10-api-docs-offline")
     assert page.request.get(f"{server}/favicon.ico").status == 200
-    _sign_in(page, server, users[0].username)
+    sign_in(page, server, users[0].username)
     response = page.goto(f"{server}/games/{game.pk}/audit/")
     assert response.status == 403
     expect(page.get_by_role("heading", name="For moderators only")).to_be_visible()
@@ -369,7 +347,7 @@ def test_11_accessible_words_skip_link_contrast_and_keyboard_play(server, browse
     seat, acting, _ = _acting(game, users)
     worm, square = _plain_step(_view(game, seat), seat)
     page = browser.new_page(viewport=DESKTOP)
-    _sign_in(page, server, acting.username)
+    sign_in(page, server, acting.username)
     page.goto(f"{server}/games/{game.pk}/?worm={worm}")
     page.keyboard.press("Tab")
     expect(page.locator(".skip-link")).to_be_focused()
@@ -393,7 +371,7 @@ def test_12_the_lobby_checks_names_offers_start_only_when_possible_and_shows_sta
     tag = uuid.uuid4().hex[:6]
     game, users = _game(tag, players=3, join=False)
     page = browser.new_page(viewport=DESKTOP)
-    _sign_in(page, server, users[0].username)
+    sign_in(page, server, users[0].username)
     page.goto(f"{server}/games/{game.pk}/")
     expect(page.locator("#start-now")).to_have_count(0)
     expect(page.locator("#start-later")).to_contain_text("once 2 players have joined (0 so far)")

@@ -4,7 +4,6 @@ note. Screenshots go to test-artifacts/."""
 
 from __future__ import annotations
 
-import re
 import uuid
 
 import pytest
@@ -12,6 +11,7 @@ from playwright.sync_api import expect
 
 from referee import lobby, services
 from referee.models import Game
+from tests.browser.people import DESKTOP, account, open_and_join, sign_in
 
 pytestmark = [pytest.mark.postgres]
 
@@ -25,33 +25,15 @@ def test_the_test_database_is_created_for_the_generic_browser_tests():
     assert Game._meta.db_table in connection.introspection.table_names()
 
 
-def _user(name: str):
-    from django.contrib.auth import get_user_model
-
-    return get_user_model().objects.create_user(username=name, password="pw-" + name)
-
-
 def test_open_join_and_roll_in_a_game_without_its_own_pages(server, browser, artifacts):
     tag = uuid.uuid4().hex[:6]
-    ann, bo = _user(f"pa{tag}"), _user(f"pb{tag}")
-    page = browser.new_page(viewport={"width": 1280, "height": 1000})
-    page.goto(server + "/accounts/login/")
-    page.get_by_label("Username").fill(ann.username)
-    page.get_by_label("Password").fill("pw-" + ann.username)
-    page.get_by_role("button", name="Sign in").click()
+    ann, bo = account(f"pa{tag}"), account(f"pb{tag}")
+    page = browser.new_page(viewport=DESKTOP)
+    sign_in(page, server, ann.username)
 
     # open a Pig game: choosing the game reloads the form with its bounds
     page.get_by_role("link", name="Lobby", exact=True).click()
-    page.get_by_role("link", name="Open a new game").click()
-    page.get_by_label("Game", exact=True).select_option("pig")
-    expect(page.get_by_label(re.compile("^Minutes per turn"))).to_be_visible()
-    page.get_by_label("Name", exact=True).fill(f"Pig {tag}")
-    page.get_by_label(re.compile(r"^Players")).fill("2")
-    page.get_by_label(re.compile("^Minutes per turn")).fill("90")
-    page.get_by_role("button", name="Open the game").click()
-    page.get_by_label("Team name").fill("Ann")
-    page.get_by_role("button", name="Join the game").click()
-    expect(page.get_by_text(f"You joined Pig {tag}.")).to_be_visible()
+    open_and_join(page, ruleset="pig", name=f"Pig {tag}", team="Ann", settings={"Minutes per turn": "90"})
 
     game = Game.objects.get(name=f"Pig {tag}")
     assert game.turn_limit_seconds == 90 * 60

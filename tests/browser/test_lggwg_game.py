@@ -22,14 +22,13 @@ from games.lggwg.orders import format_order
 from games.lggwg.state import Order
 from referee import selectors
 from referee.models import Game
+from tests.browser import people
+from tests.browser.people import DESKTOP, PHONE
 
 pytestmark = [pytest.mark.postgres]
 
-DESKTOP = {"width": 1280, "height": 1000}
-PHONE = {"width": 390, "height": 844}
 HOURS = 5  # the create page's default is 48
 LIVE = 8_000  # ms: the other player's page shows a change by itself within this
-PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
 @pytest.mark.django_db
@@ -38,28 +37,6 @@ def test_the_lggwg_browser_tests_have_a_migrated_test_database():
 
     assert connection.settings_dict["NAME"].startswith("test_")
     assert Game._meta.db_table in connection.introspection.table_names()
-
-
-def _user(name: str):
-    from django.contrib.auth import get_user_model
-
-    return get_user_model().objects.create_user(username=name, password="pw-" + name)
-
-
-def _sign_in(page: Page, url: str, username: str) -> None:
-    page.goto(url + "/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill("pw-" + username)
-    page.get_by_role("button", name="Sign in").click()
-    expect(page.get_by_role("heading", name="My games")).to_be_visible()
-
-
-def _player(browser, viewport: dict, server: str, username: str) -> Page:
-    context = browser.new_context(viewport=viewport)
-    page = context.new_page()
-    page.on("dialog", lambda d: d.accept())  # the pages' confirmations, accepted as a person would
-    _sign_in(page, server, username)
-    return page
 
 
 def _create_and_join(server: str, ann: Page, bob: Page, name: str) -> Game:
@@ -98,14 +75,6 @@ def _list_text(game: Game, seat: int) -> str:
     view = _view(game, seat)
     orders = bot_orders_from_view(view, SeededDice("b10" * 8, str(game.pk), view["turn"] * 10 + seat))
     return ",".join(format_order(Order(o["kind"], o["unit"], o["target"] or "")) for o in orders) or "-"
-
-
-def _mark(page: Page) -> None:
-    page.evaluate("window.__sameDocument = true")
-
-
-def _same_document(page: Page) -> bool:
-    return bool(page.evaluate("window.__sameDocument === true"))
 
 
 def _check_the_clock(page: Page, game: Game) -> None:
@@ -160,8 +129,8 @@ def _over(game: Game) -> bool:
 
 def _play(server: str, browser, artifacts: Path, viewport: dict, tag: str, *, forfeit_on_turn: int | None) -> None:
     suffix = uuid.uuid4().hex[:6]
-    users = [_user(f"ann{suffix}"), _user(f"bob{suffix}")]
-    ann, bob = (_player(browser, viewport, server, u.username) for u in users)
+    users = [people.account(f"ann{suffix}"), people.account(f"bob{suffix}")]
+    ann, bob = (people.signed_in(browser, server, u.username, viewport) for u in users)
     game = _create_and_join(server, ann, bob, f"Green {tag} {suffix}")
     seats = {s.user_id: s.number for s in game.seats.all()}
     pages = {seats[users[0].pk]: ann, seats[users[1].pk]: bob}
@@ -171,7 +140,7 @@ def _play(server: str, browser, artifacts: Path, viewport: dict, tag: str, *, fo
         page.goto(url)
         expect(page.locator("svg.lggwg")).to_be_visible()
         expect(page.locator("#play-heading")).to_have_text("Your orders for turn 1")
-        _mark(page)
+        people.mark_document(page)
     if viewport is PHONE:
         for page in pages.values():
             width = page.evaluate("document.documentElement.scrollWidth")
@@ -209,7 +178,7 @@ def _play(server: str, browser, artifacts: Path, viewport: dict, tag: str, *, fo
         expect(pages[first].locator("#play-heading")).to_have_text(f"Your orders for turn {turn}", timeout=LIVE)
         expect(pages[first].locator("#resolution")).to_be_visible()
         for page in pages.values():
-            assert _same_document(page), "the page reloaded instead of updating in place"
+            assert people.same_document(page), "the page reloaded instead of updating in place"
 
     # the end: the result in the main area of both open pages, the forms gone
     winners = [names[s] for s in _result_winners(game)]
@@ -219,7 +188,7 @@ def _play(server: str, browser, artifacts: Path, viewport: dict, tag: str, *, fo
         for winner in winners:
             expect(main).to_contain_text(winner)
         expect(page.locator("#play")).to_have_count(0)
-        assert _same_document(page), "the page reloaded instead of updating in place"
+        assert people.same_document(page), "the page reloaded instead of updating in place"
     ann.screenshot(path=str(artifacts / f"lggwg-{tag}-over.png"), full_page=True)
 
     # the replay reads as words: no dict text, no epoch milliseconds
@@ -238,9 +207,7 @@ def _play(server: str, browser, artifacts: Path, viewport: dict, tag: str, *, fo
     expect(ann.locator("#bbcode")).to_contain_text("[b]Game over[/b]")
     image = ann.locator("main img")
     expect(image).to_be_visible()
-    response = ann.request.get(server + image.get_attribute("src"))
-    assert response.ok and response.headers["content-type"] == "image/png"
-    assert response.body().startswith(PNG_MAGIC)
+    people.assert_is_png(ann, server + image.get_attribute("src"))
 
     # the header says the game is over (checked last: it is the generic pages' line)
     ann.goto(url)

@@ -23,14 +23,13 @@ from playwright.sync_api import Page, expect
 
 from referee import scheduling
 from referee.models import Game
+from tests.browser import people
+from tests.browser.people import DESKTOP, PHONE
 
 pytestmark = [pytest.mark.postgres]
 
-DESKTOP = {"width": 1280, "height": 1000}
-PHONE = {"width": 390, "height": 844}
 #: a person waits a few seconds for the other page to follow
 LIVE_MS = 8_000
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 @pytest.mark.django_db
@@ -42,39 +41,12 @@ def test_the_test_database_is_created_for_the_parties_browser_tests():
     assert Game._meta.db_table in connection.introspection.table_names()
 
 
-def _user(name: str):
-    from django.contrib.auth import get_user_model
-
-    return get_user_model().objects.create_user(username=name, password="pw-" + name)
-
-
-def _signed_in(browser, server: str, user, viewport: dict) -> Page:
-    page = browser.new_context(viewport=viewport).new_page()
-    page.on("dialog", lambda dialog: dialog.accept())  # a person confirms what the page asks
-    page.goto(server + "/accounts/login/")
-    page.get_by_label("Username").fill(user.username)
-    page.get_by_label("Password").fill("pw-" + user.username)
-    page.get_by_role("button", name="Sign in").click()
-    return page
-
-
 def _open_game(page: Page, server: str, name: str) -> None:
     """Ann opens the game from the lobby's create page and joins it."""
     page.goto(server + "/")
-    page.get_by_role("link", name="Open a new game").click()
-    page.get_by_label("Game", exact=True).select_option("parties")
-    expect(page.get_by_label(re.compile("^Seconds per turn"))).to_be_visible()
-    page.get_by_label("Name", exact=True).fill(name)
-    page.get_by_label(re.compile(r"^Players")).fill("2")
-    page.get_by_label(re.compile("^Seconds per turn")).fill("20")
-    page.get_by_label(re.compile(r"^Arena width")).fill("6")
-    page.get_by_label(re.compile(r"^Arena height")).fill("6")
-    page.get_by_label(re.compile(r"^Obstacles")).fill("0")
-    page.get_by_label(re.compile(r"^Tick cap")).fill("3")
-    page.get_by_role("button", name="Open the game").click()
-    page.get_by_label("Team name").fill("Ann")
-    page.get_by_role("button", name="Join the game").click()
-    expect(page.get_by_text(f"You joined {name}.")).to_be_visible()
+    people.open_and_join(page, ruleset="parties", name=name, team="Ann", settings={
+        "Seconds per turn": "20", "Arena width": "6", "Arena height": "6", "Obstacles": "0", "Tick cap": "3",
+    })
 
 
 def _join(page: Page, server: str, name: str) -> None:
@@ -83,14 +55,6 @@ def _join(page: Page, server: str, name: str) -> None:
     page.get_by_label("Team name").fill("Bo")
     page.get_by_role("button", name="Join the game").click()
     expect(page.get_by_text(f"You joined {name}.")).to_be_visible()
-
-
-def _mark(page: Page) -> None:
-    page.evaluate("window.__sameDocument = true")
-
-
-def _same_document(page: Page) -> bool:
-    return bool(page.evaluate("window.__sameDocument === true"))
 
 
 def _run_due() -> None:
@@ -122,13 +86,13 @@ WORDS = {"N": "north", "NE": "north-east", "E": "east", "SE": "south-east", "S":
 def _play_a_whole_game(server: str, browser, artifacts: Path, viewport: dict, label: str) -> None:
     tag = uuid.uuid4().hex[:6]
     name = f"Parties {tag}"
-    ann, bo = _user(f"pp{tag}a"), _user(f"pp{tag}b")
-    ann_page, bo_page = (_signed_in(browser, server, u, viewport) for u in (ann, bo))
+    ann, bo = people.account(f"pp{tag}a"), people.account(f"pp{tag}b")
+    ann_page, bo_page = (people.signed_in(browser, server, u.username, viewport) for u in (ann, bo))
 
     _open_game(ann_page, server, name)
     game = Game.objects.get(name=name)
     assert game.turn_limit_seconds == 20
-    _mark(ann_page)
+    people.mark_document(ann_page)
     _join(bo_page, server, name)  # the second seat fills the game: it starts
     _run_due()
     pages = {"Ann": ann_page, "Bo": bo_page}
@@ -138,8 +102,8 @@ def _play_a_whole_game(server: str, browser, artifacts: Path, viewport: dict, la
         expect(status).to_contain_text("20 s each")
         expect(status).to_contain_text("of at most 3")
         expect(page.locator("#tick-closes")).to_contain_text(re.compile(r"^Closes in (1\d|20) s or as soon as"))
-        _mark(page)
-    assert _same_document(ann_page), "Ann's open page followed the game's start by itself"
+        people.mark_document(page)
+    assert people.same_document(ann_page), "Ann's open page followed the game's start by itself"
     ann_page.screenshot(path=str(artifacts / f"parties-{label}-start.png"), full_page=True)
 
     for _ in range(10):
@@ -176,7 +140,7 @@ def _play_a_whole_game(server: str, browser, artifacts: Path, viewport: dict, la
                 # only this tick's move is on the page: nothing of the last tick's choice
                 expect(page.locator("#live")).not_to_contain_text("Your move")
                 expect(page.locator("#chosen")).to_have_count(0)
-            assert _same_document(page), f"{who}'s page was reloaded"
+            assert people.same_document(page), f"{who}'s page was reloaded"
     else:
         pytest.fail("the game did not end within its tick cap")
 
@@ -187,7 +151,7 @@ def _play_a_whole_game(server: str, browser, artifacts: Path, viewport: dict, la
         expect(live).to_contain_text("Game over", timeout=LIVE_MS)
         expect(live.locator(".podium")).to_contain_text("1st")
         expect(page.locator("#parties-orders")).to_have_count(0)  # no move pad after the end
-        assert _same_document(page), f"{who}'s page was reloaded"
+        assert people.same_document(page), f"{who}'s page was reloaded"
     ann_page.screenshot(path=str(artifacts / f"parties-{label}-over.png"), full_page=True)
 
     # the replay reads as words (Bo's page; Ann's stays open on the game)
@@ -208,15 +172,13 @@ def _play_a_whole_game(server: str, browser, artifacts: Path, viewport: dict, la
     source = image.get_attribute("src")
     assert source and "board.png" in source
     assert "[img]" in bo_page.locator("#bbcode").input_value()
-    response = bo_page.request.get(server + source)
-    assert response.ok and response.headers["content-type"] == "image/png"
-    assert response.body().startswith(PNG_SIGNATURE)
+    people.assert_is_png(bo_page, server + source)
     assert bo_page.evaluate("() => document.querySelector('main img').naturalWidth") > 0
 
     # the header of the page left open says the game is over, without a reload
     expect(ann_page.locator("#game-meta")).to_contain_text(re.compile(r"\bover\b|finished", re.I), timeout=LIVE_MS)
     expect(ann_page.locator("#game-meta")).not_to_contain_text("in play")
-    assert _same_document(ann_page)
+    assert people.same_document(ann_page)
 
 
 def test_two_people_play_a_parties_game_from_create_to_game_over(server, browser, artifacts):

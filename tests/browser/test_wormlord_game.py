@@ -22,11 +22,10 @@ from playwright.sync_api import Page, expect
 
 from referee.models import Game
 from tests.browser.conftest import ARTIFACTS
+from tests.browser.people import DESKTOP, PHONE, account, assert_is_png, open_and_join, signed_in
 
 pytestmark = [pytest.mark.postgres]
 
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 1000}
 #: The other page follows the feed (stream or long-poll): "by itself within a few seconds".
 LIVE = 8_000
 #: Round 1 runs a full minute, then the break and the countdown.
@@ -64,24 +63,6 @@ def sweeper(committed) -> Iterator[None]:
     yield
     stop.set()
     thread.join(timeout=10)
-
-
-def _user(name: str):
-    from django.contrib.auth import get_user_model
-
-    return get_user_model().objects.create_user(username=name, password="pw-" + name)
-
-
-def _signed_in(browser, server: str, user, viewport: dict) -> Page:
-    phone = viewport == PHONE
-    context = browser.new_context(viewport=viewport, has_touch=phone, is_mobile=phone)
-    page = context.new_page()
-    page.on("dialog", lambda dialog: dialog.accept())  # a person confirms what they asked for
-    page.goto(server + "/accounts/login/")
-    page.get_by_label("Username").fill(user.username)
-    page.get_by_label("Password").fill("pw-" + user.username)
-    page.get_by_role("button", name="Sign in").click()
-    return page
 
 
 def _press(page: Page, square: str) -> None:
@@ -141,23 +122,14 @@ def _check_layout(page: Page, colour: str) -> None:
 
 
 def _play_a_whole_game(server: str, browser, artifacts, viewport: dict, tag: str) -> None:
-    ann, bo = _user(f"wl{tag}a"), _user(f"wl{tag}b")
-    ann_page = _signed_in(browser, server, ann, viewport)
-    bo_page = _signed_in(browser, server, bo, viewport)
+    ann, bo = account(f"wl{tag}a"), account(f"wl{tag}b")
+    ann_page = signed_in(browser, server, ann.username, viewport)
+    bo_page = signed_in(browser, server, bo.username, viewport)
     name = f"Knots {tag}"
 
     # Ann opens the game: one minute per round, not the default three
     ann_page.get_by_role("link", name="Lobby", exact=True).click()
-    ann_page.get_by_role("link", name="Open a new game").click()
-    ann_page.get_by_label("Game", exact=True).select_option("wormlord")
-    expect(ann_page.get_by_label(re.compile("^Minutes per turn"))).to_be_visible()
-    ann_page.get_by_label("Name", exact=True).fill(name)
-    ann_page.get_by_label(re.compile(r"^Players")).fill("2")
-    ann_page.get_by_label(re.compile("^Minutes per turn")).fill("1")
-    ann_page.get_by_role("button", name="Open the game").click()
-    ann_page.get_by_label("Team name").fill("Ann")
-    ann_page.get_by_role("button", name="Join the game").click()
-    expect(ann_page.get_by_text(f"You joined {name}.")).to_be_visible()
+    open_and_join(ann_page, ruleset="wormlord", name=name, team="Ann", settings={"Minutes per turn": "1"})
 
     # Bo finds it in the lobby and joins: the second seat starts it
     bo_page.get_by_role("link", name="Lobby", exact=True).click()
@@ -218,10 +190,7 @@ def _play_a_whole_game(server: str, browser, artifacts, viewport: dict, tag: str
     bo_page.goto(f"{server}/games/{game.pk}/")
     bo_page.get_by_role("link", name="Forum post").click()
     expect(bo_page.locator("#bbcode")).to_contain_text("[b]Game over[/b]")
-    src = bo_page.locator("main img").get_attribute("src")
-    image = bo_page.request.get(server + src)
-    assert image.ok and image.headers["content-type"] == "image/png"
-    assert image.body().startswith(b"\x89PNG\r\n\x1a\n")
+    assert_is_png(bo_page, server + bo_page.locator("main img").get_attribute("src"))
 
     # Ann's page, never reloaded: the result in the main area, and the header says it is over
     main = ann_page.locator("main")

@@ -14,18 +14,18 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import urllib.request
 import uuid
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from referee.models import Game
+from tests.browser import people
+from tests.browser.people import PHONE
 
 pytestmark = [pytest.mark.postgres]
 
 DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 390, "height": 844}
 #: Worms' turn limit is 24 to 48 hours, 36 by default (§7): the game is opened with another.
 HOURS = 25
 #: How long an open page may take to follow the other player (the feed, then a refresh).
@@ -41,26 +41,6 @@ def test_the_worms_page_tests_have_a_migrated_test_database():
     assert Game._meta.db_table in connection.introspection.table_names()
 
 
-def _user(name: str):
-    from django.contrib.auth import get_user_model
-
-    return get_user_model().objects.create_user(username=name, password="pw-" + name)
-
-
-def _player(browser, server: str, username: str, viewport: dict) -> Page:
-    # a phone as a phone's browser lays it out: the layout viewport widens to the widest content
-    phone = {"is_mobile": True, "has_touch": True} if viewport is PHONE else {}
-    context = browser.new_context(viewport=viewport, **phone)
-    page = context.new_page()
-    page.on("dialog", lambda dialog: dialog.accept())  # "End your turn now?", "Surrender?": yes
-    page.goto(server + "/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill("pw-" + username)
-    page.get_by_role("button", name="Sign in").click()
-    expect(page.get_by_role("heading", name="My games")).to_be_visible()
-    return page
-
-
 def _join(page: Page, team: str, team_weapon: str, viewport: dict) -> None:
     _no_wider_than_the_phone(page, viewport)  # the shop's table scrolls in its own box, not the page past the screen
     page.get_by_label("Team name").fill(team)
@@ -70,29 +50,21 @@ def _join(page: Page, team: str, team_weapon: str, viewport: dict) -> None:
     expect(page.get_by_text("Your shopping list stays private")).to_be_visible()
 
 
-def _mark(page: Page) -> None:
-    page.evaluate("window.__sameDocument = true")
-
-
-def _same_document(page: Page) -> bool:
-    return bool(page.evaluate("window.__sameDocument === true"))
-
-
 def _step(page: Page, other: Page) -> None:
     """The acting player walks one plain step from the page; the result shows in place and
     the other player's page follows by itself."""
-    _mark(page)
-    _mark(other)
+    people.mark_document(page)
+    people.mark_document(other)
     before = other.locator("#board-heading").inner_text()
     button = page.locator("button[data-step]:not([disabled]):not([title])").first
     expect(button).to_be_visible()
     square = button.get_attribute("data-step")
     button.click()
     expect(page.locator("#messages")).to_contain_text(f"walked to {square}.")
-    assert _same_document(page), "the step reloaded the page"
+    assert people.same_document(page), "the step reloaded the page"
     expect(other.locator("#board-heading")).not_to_have_text(before, timeout=FOLLOWS)
     expect(other.locator("#log")).to_contain_text(f"moved to {square}", timeout=FOLLOWS)
-    assert _same_document(other), "the other page was reloaded to follow the game"
+    assert people.same_document(other), "the other page was reloaded to follow the game"
 
 
 def _no_wider_than_the_phone(page: Page, viewport: dict) -> None:
@@ -118,9 +90,9 @@ def _fits(page: Page, viewport: dict) -> None:
 def test_two_people_play_worms_from_the_pages_to_the_end(server, browser, artifacts, viewport):
     tag = uuid.uuid4().hex[:6]
     size = "phone" if viewport is PHONE else "desktop"
-    ann_user, ben_user = _user(f"ann{tag}"), _user(f"ben{tag}")
-    ann = _player(browser, server, ann_user.username, viewport)
-    ben = _player(browser, server, ben_user.username, viewport)
+    ann_user, ben_user = people.account(f"ann{tag}"), people.account(f"ben{tag}")
+    ann = people.signed_in(browser, server, ann_user.username, viewport)  # "End your turn now?", "Surrender?": yes
+    ben = people.signed_in(browser, server, ben_user.username, viewport)
 
     # Ann opens the game from the lobby, with a turn limit other than the default
     ann.get_by_role("link", name="Lobby", exact=True).click()
@@ -163,7 +135,7 @@ def test_two_people_play_worms_from_the_pages_to_the_end(server, browser, artifa
         first.locator("#end-turn").click()
     expect(first.get_by_text("It is not your turn.")).to_be_visible()
     expect(second.get_by_role("heading", name="Your turn")).to_be_visible(timeout=FOLLOWS)
-    assert _same_document(second)
+    assert people.same_document(second)
 
     # the second player walks, then surrenders: the game is over on both pages
     _step(second, first)
@@ -184,7 +156,7 @@ def test_two_people_play_worms_from_the_pages_to_the_end(server, browser, artifa
         main_top = page.evaluate("document.getElementById('result').getBoundingClientRect().top"
                                  " < document.getElementById('board-section').getBoundingClientRect().top")
         assert main_top, "the result is not above the board"
-    assert _same_document(first), "the winner's page was reloaded to learn the result"
+    assert people.same_document(first), "the winner's page was reloaded to learn the result"
     first.screenshot(path=str(artifacts / f"worms-pages-{size}-over.png"), full_page=True)
     _fits(first, viewport)
 
@@ -204,8 +176,6 @@ def test_two_people_play_worms_from_the_pages_to_the_end(server, browser, artifa
     bbcode = first.locator("#bbcode").input_value()
     image = re.search(r"\[img\](.+?)\[/img\]", bbcode).group(1)
     assert image.startswith(server + "/"), image
-    with urllib.request.urlopen(image, timeout=10) as response:
-        assert response.headers["Content-Type"] == "image/png"
-        assert response.read(8) == b"\x89PNG\r\n\x1a\n"
+    people.assert_is_png(first, image)
     for page in (ann, ben):
         page.context.close()

@@ -15,10 +15,10 @@ from tests.factories import UserFactory
 pytestmark = [pytest.mark.django_db]
 
 
-@pytest.fixture
-def players():
-    game = services.game_create(name="Words night", ruleset="parties", seats=2, turn_limit_seconds=30,
-                                settings={"width": 8, "height": 8, "max_ticks": 30})
+def _started(name: str, max_ticks: int):
+    """A two-bot game on an 8 x 8 arena, started, and each bot's player signed in."""
+    game = services.game_create(name=name, ruleset="parties", seats=2, turn_limit_seconds=30,
+                                settings={"width": 8, "height": 8, "max_ticks": max_ticks})
     clients = []
     for n in (1, 2):
         user = UserFactory()
@@ -28,6 +28,11 @@ def players():
         clients.append(c)
     services.game_run_pending(game_id=str(game.pk))
     return game, clients
+
+
+@pytest.fixture
+def players():
+    return _started("Words night", max_ticks=30)
 
 
 def _messages(html: str) -> str:
@@ -61,18 +66,8 @@ def test_the_tick_closes_in_words_with_the_clock_time_as_the_fallback(players):
     assert "30 s each" in html
 
 
-
 def test_at_the_end_the_page_says_how_the_game_ended_in_words_without_bot_numbers():
-    game = services.game_create(name="Short words", ruleset="parties", seats=2, turn_limit_seconds=30,
-                                settings={"width": 8, "height": 8, "max_ticks": 1})
-    clients = []
-    for n in (1, 2):
-        user = UserFactory()
-        lobby.game_join(game_id=str(game.pk), user=user, name=f"Bot {n}")
-        c = Client()
-        c.force_login(user)
-        clients.append(c)
-    services.game_run_pending(game_id=str(game.pk))
+    game, clients = _started("Short words", max_ticks=1)
     for c in clients:
         c.post(f"/games/{game.pk}/parties/move/", {"direction": "stay", "tick": "1"})
     html = clients[0].get(f"/games/{game.pk}/").content.decode()

@@ -23,6 +23,26 @@ def _live_part(html: str) -> str:
     return html[start:]
 
 
+def _page(table, seat=None, path: str = "") -> str:
+    """The game's page (or the page at ``path`` under it) as ``seat``'s player, or anyone, reads it."""
+    client = table.client(seat) if seat is not None else Client()
+    return client.get(f"/games/{table.game.pk}/{path}").content.decode()
+
+
+def _moderator() -> Client:
+    from tests.factories import ModeratorFactory
+
+    client = Client()
+    client.force_login(ModeratorFactory())
+    return client
+
+
+def _result_block(html: str) -> str | None:
+    """The result section in the part the live script swaps in, if there is one."""
+    block = re.search(r'<section id="result".*?</section>', _live_part(html), re.S)
+    return block.group(0) if block else None
+
+
 def _surrendered_worms():
     table = worms_table(players=2)
     loser, winner = table.seats
@@ -55,11 +75,11 @@ def _finished_pig():
 
 def test_at_game_over_the_result_is_in_the_main_area_of_the_part_the_page_refreshes_by_itself():
     table, loser, winner = _surrendered_worms()
-    html = table.client(winner).get(f"/games/{table.game.pk}/").content.decode()
+    html = _page(table, winner)
     live = _live_part(html)
-    block = re.search(r'<section id="result".*?</section>', live, re.S)
+    block = _result_block(html)
     assert block, "no result section in the live part of the page"
-    text = re.sub(r"<[^>]+>", " ", block.group(0))
+    text = re.sub(r"<[^>]+>", " ", block)
     assert winner.name in text and "won" in text.lower()
     assert "surrender" in text.lower(), "how it ended is not said"
     # the result comes before the board
@@ -68,7 +88,7 @@ def test_at_game_over_the_result_is_in_the_main_area_of_the_part_the_page_refres
 
 def test_at_game_over_the_header_says_so_in_the_refreshed_part_and_the_prompts_are_gone():
     table, loser, winner = _surrendered_worms()
-    html = table.client(loser).get(f"/games/{table.game.pk}/").content.decode()
+    html = _page(table, loser)
     live = _live_part(html)
     meta = re.search(r'<p[^>]*id="game-meta".*?</p>', live, re.S)
     assert meta, "the header line is not refreshed with the page"
@@ -79,17 +99,16 @@ def test_at_game_over_the_header_says_so_in_the_refreshed_part_and_the_prompts_a
 
 def test_a_finished_ruleset_without_a_plugin_shows_the_result_block_with_scores():
     table = _finished_pig()
-    html = Client().get(f"/games/{table.game.pk}/").content.decode()
-    block = re.search(r'<section id="result".*?</section>', _live_part(html), re.S)
+    block = _result_block(_page(table))
     assert block
-    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", block.group(0)))
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", block))
     winner = next(s for s in table.seats if s.number == table.position()["winner"])
     assert winner.name in text and "Final scores" in text
 
 
 def test_while_the_game_runs_there_is_no_result_block_and_the_notify_prompt_is_offered():
     table = worms_table(players=2)
-    html = table.client(table.seats[0]).get(f"/games/{table.game.pk}/").content.decode()
+    html = _page(table, table.seats[0])
     assert 'id="result"' not in html and 'id="notify-toggle"' in html
 
 
@@ -108,7 +127,7 @@ def _worms_after_a_step():
 
 def test_a_player_sees_only_public_step_numbers_on_the_game_page():
     table, seat = _worms_after_a_step()
-    html = table.client(seat).get(f"/games/{table.game.pk}/").content.decode()
+    html = _page(table, seat)
     assert "after record" not in html and "public step" not in html
     assert re.search(r'id="board-heading">Board <span class="muted">\(after step #\d+\)', html)
     log = re.search(r'<ol[^>]*id="log".*?</ol>|<ul[^>]*id="log".*?</ul>', html, re.S).group(0)
@@ -117,16 +136,12 @@ def test_a_player_sees_only_public_step_numbers_on_the_game_page():
 
 def test_a_player_sees_one_number_per_replay_step_and_a_moderator_also_the_record():
     table, seat = _worms_after_a_step()
-    html = table.client(seat).get(f"/games/{table.game.pk}/replay/").content.decode()
+    html = _page(table, seat, "replay/")
     meta = re.search(r'id="step-meta">(.*?)</p>', html, re.S).group(1)
     assert "record" not in meta and "public step" not in meta
     heading = re.search(r'id="order-heading">(.*?)</h2>', html, re.S).group(1)
     assert re.match(r"Step #\d+: ", heading), heading
-    mod = Client()
-    from tests.factories import ModeratorFactory
-
-    mod.force_login(ModeratorFactory())
-    html = mod.get(f"/games/{table.game.pk}/replay/").content.decode()
+    html = _moderator().get(f"/games/{table.game.pk}/replay/").content.decode()
     assert re.search(r'id="step-meta">.*record \d+', html, re.S)
 
 
@@ -138,7 +153,7 @@ def test_the_lobby_and_the_game_header_name_the_ruleset_by_its_title():
     lobby_html = Client().get("/").content.decode()
     assert "Worms: Evolved v2.1" in lobby_html
     assert not re.search(r"<td>worms \d", lobby_html)
-    html = Client().get(f"/games/{table.game.pk}/").content.decode()
+    html = _page(table)
     meta = re.search(r'id="game-meta">(.*?)</p>', html, re.S).group(1)
     assert "Worms: Evolved v2.1" in meta and not re.search(r"worms \d", meta)
 
@@ -160,10 +175,7 @@ def test_the_moderators_details_show_no_python_text_and_times_as_local_times():
 
 def test_the_moderators_replay_details_render_every_step_without_python_text():
     table, loser, winner = _surrendered_worms()
-    mod = Client()
-    from tests.factories import ModeratorFactory
-
-    mod.force_login(ModeratorFactory())
+    mod = _moderator()
     count = mod.get(f"/games/{table.game.pk}/replay/").context["count"]
     for i in range(1, count + 1):
         html = mod.get(f"/games/{table.game.pk}/replay/?step={i}").content.decode()
@@ -180,7 +192,7 @@ def test_the_moderators_replay_details_render_every_step_without_python_text():
 
 def test_after_game_over_no_other_seats_records_are_listed_as_the_players_private_messages():
     table, loser, winner = _surrendered_worms()
-    html = table.client(loser).get(f"/games/{table.game.pk}/").content.decode()
+    html = _page(table, loser)
     assert "Private messages" not in html
     # the log, public now, says which lines were private until the end
     assert "private until the end" in html
@@ -189,7 +201,7 @@ def test_after_game_over_no_other_seats_records_are_listed_as_the_players_privat
 def test_during_play_a_seat_reads_its_own_private_messages_only():
     table = worms_table(players=2)
     first, second = table.seats
-    html = table.client(first).get(f"/games/{table.game.pk}/").content.decode()
+    html = _page(table, first)
     inbox = re.search(r'<ul id="inbox">(.*?)</ul>', html, re.S)
     assert inbox, "a seat's own private records (its inventory) are its messages"
     assert "private until the end" not in html
