@@ -196,7 +196,7 @@ def _play_a_whole_game(server: str, browser, artifacts, viewport: dict, tag: str
     main = ann_page.locator("main")
     expect(main.locator("#board-section, #status-heading + *").filter(has_text="won")).not_to_have_count(0)
     expect(main).to_contain_text("The game is over.")
-    expect(main.locator("h1 + p")).to_contain_text(re.compile(r"\bover\b|finished", re.I), timeout=LIVE)
+    expect(main.locator("#game-meta")).to_contain_text(re.compile(r"\bover\b|finished", re.I), timeout=LIVE)
     assert ann_page.evaluate("window.notReloaded") is True
     for page in (ann_page, bo_page):
         page.context.close()
