@@ -15,7 +15,6 @@ The first disagreement is reported with its step (the record's seq).
 
 from __future__ import annotations
 
-import argparse
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -240,26 +239,3 @@ def _redecide(rules: Any, state: Any, r: Mapping[str, Any], dice: RecordedDice) 
             raise RuleViolation(payload.get("rule", ""), payload.get("message", ""))
         return rules.decide(state, rules.command_from_data(payload.get("order", r["type"]), payload["command"]), dice)
     return rules.decide(state, rules.command_from_data(r["type"], payload), dice)
-
-
-def main(argv: Sequence[str], registry: Registry | None = None) -> int:
-    """The command line: 0 when the record checks, 1 at a disagreement, 2 when the file
-    cannot be checked at all (not a record, or one viewer's)."""
-    parser = argparse.ArgumentParser(prog="python -m games.record", description="Check a game's record offline.")
-    sub = parser.add_subparsers(dest="command", required=True)
-    check = sub.add_parser("verify", help="re-hash the chain, recompute the dice, re-decide every order")
-    check.add_argument("file")
-    args = parser.parse_args(argv)
-    try:
-        with open(args.file, "rb") as handle:
-            report = verify_record(load(handle.read()), registry)
-    except (OSError, RecordFileError) as exc:
-        print(f"cannot check {args.file}: {exc}")
-        return 2
-    for note in report.notes:
-        print(note)
-    if report.problem is not None:
-        print(f"FAILED at {report.problem}")
-        return 1
-    print(f"ok: {report.records} records, {report.orders} orders re-decided, {report.draws} draws recomputed")
-    return 0
