@@ -24,6 +24,8 @@ import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+
 REQUEST_ID: contextvars.ContextVar[str | None] = contextvars.ContextVar("referee_request_id", default=None)
 GAME_ID: contextvars.ContextVar[str | None] = contextvars.ContextVar("referee_game_id", default=None)
 SEAT: contextvars.ContextVar[int | None] = contextvars.ContextVar("referee_seat", default=None)
@@ -122,25 +124,50 @@ def request_id_from(header: str | None) -> str:
 
 class RequestContextMiddleware:
     """The request id (``X-Request-ID`` if the caller or a proxy sent a plain one, else a
-    new one), answered in the same header; the game from the URL; an access line."""
+    new one), answered in the same header; the game from the URL; an access line.
+
+    Async-capable: a sync-only middleware would put every request of an ASGI worker through
+    one thread, and a long-poll waiting there would hold up every other request."""
+
+    sync_capable = True
+    async_capable = True
 
     def __init__(self, get_response: Callable[[Any], Any]) -> None:
         self.get_response = get_response
+        self.is_async = iscoroutinefunction(get_response)
+        if self.is_async:
+            markcoroutinefunction(self)
 
     def __call__(self, request: Any) -> Any:
+        if self.is_async:
+            return self._acall(request)
+        request_id, started = self._begin(request)
+        try:
+            return self._end(request, self.get_response(request), request_id, started)
+        finally:
+            bind(request_id=None, game_id=None, seat=None)
+
+    async def _acall(self, request: Any) -> Any:
+        request_id, started = self._begin(request)
+        try:
+            return self._end(request, await self.get_response(request), request_id, started)
+        finally:
+            bind(request_id=None, game_id=None, seat=None)
+
+    @staticmethod
+    def _begin(request: Any) -> tuple[str, float]:
         request_id = request_id_from(request.headers.get("X-Request-ID"))
         request.request_id = request_id
         bind(request_id=request_id, game_id=None, seat=None)
-        started = time.perf_counter()
-        try:
-            response = self.get_response(request)
-            response["X-Request-ID"] = request_id
-            access_log.info("%s %s %s", request.method, request.path, response.status_code, extra={
-                "method": request.method, "path": request.path, "status": response.status_code,
-                "duration_ms": round((time.perf_counter() - started) * 1000, 1)})
-            return response
-        finally:
-            bind(request_id=None, game_id=None, seat=None)
+        return request_id, time.perf_counter()
+
+    @staticmethod
+    def _end(request: Any, response: Any, request_id: str, started: float) -> Any:
+        response["X-Request-ID"] = request_id
+        access_log.info("%s %s %s", request.method, request.path, response.status_code, extra={
+            "method": request.method, "path": request.path, "status": response.status_code,
+            "duration_ms": round((time.perf_counter() - started) * 1000, 1)})
+        return response
 
     def process_view(self, request: Any, view_func: Any, view_args: Any, view_kwargs: dict[str, Any]) -> None:
         game_id = view_kwargs.get("game_id")
