@@ -155,6 +155,10 @@ def _play(server: str, browser, artifacts: Path, viewport: dict, tag: str, *, fo
         if turn == 1:
             _use_the_builder(pages[first])
             _use_the_builder(pages[second])
+            # the second team starts an order, unsent, while the first team's list comes in
+            pages[second].locator("#lggwg-unit").select_option(index=1)
+            pages[second].locator("#lggwg-kind").select_option("hold")
+            half_made = pages[second].locator("#lggwg-unit").input_value()
         if forfeit_on_turn == turn:
             # the last resort: Ann's team forfeits with the builder (§2: every unit dies)
             page = pages[first]
@@ -169,6 +173,9 @@ def _play(server: str, browser, artifacts: Path, viewport: dict, tag: str, *, fo
         # the other team's open page learns that the first list is in, by itself
         expect(pages[second].locator("#team-order")).to_contain_text(
             re.compile(rf"{names[first]}\s*\(list in ✓\)"), timeout=LIVE)
+        if turn == 1:  # and that redraw left the half-made order as the player had set it
+            expect(pages[second].locator("#lggwg-unit")).to_have_value(half_made)
+            expect(pages[second].locator("#lggwg-kind")).to_have_value("hold")
         _send(pages[second], _list_text(game, second))
         turn += 1
         if _over(game):
