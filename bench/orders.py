@@ -19,7 +19,6 @@ from __future__ import annotations
 import os
 import statistics
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -27,15 +26,17 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
-os.environ.setdefault("DJANGO_DEBUG", "0")
-os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-not-a-secret")
-# Orders nudge the broker after commit, as in production; no worker listens (the bench runs
-# each game's turn start itself, outside the timings).
-os.environ["CELERY_TASK_ALWAYS_EAGER"] = "0"
-os.environ["EMAIL_BACKEND"] = "django.core.mail.backends.dummy.EmailBackend"
-if os.environ.get("REDIS_URL"):
-    os.environ.setdefault("CELERY_BROKER_URL", os.environ["REDIS_URL"])
+from bench.harness import (  # noqa: E402
+    bare_posts,
+    django_environment,
+    pig_game,
+    players,
+    post_order,
+    postgres_url,
+    start_django,
+)
+
+django_environment()
 
 SCALE = float(os.environ.get("BENCH_SCALE", "1"))
 ROUNDS = max(3, int(os.environ.get("BENCH_ROUNDS", "3")))
@@ -45,27 +46,16 @@ EARLY, LATE = 10, 200  # turns
 
 
 def setup() -> None:
-    url = os.environ.get("DATABASE_URL", "")
-    if not url.startswith(("postgres://", "postgresql://")):
-        sys.exit("bench/orders.py needs PostgreSQL: run it through scripts/with_servers.sh (make bench).")
-    import django
-    from django.conf import settings
-    from django.core.management import call_command
-
-    django.setup()
-    settings.ROOT_URLCONF = "bench.urls"
-    settings.ALLOWED_HOSTS = ["*"]
-    call_command("migrate", interactive=False, verbosity=0)
+    postgres_url("bench/orders.py")
+    start_django()
 
 
 def main() -> None:
     setup()
     print(f"measuring {ROUNDS} rounds ...", file=sys.stderr, flush=True)
-    from django.contrib.auth import get_user_model
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
-    from rest_framework.authtoken.models import Token
 
     from bench import results
     from bench.bare import create_table
@@ -75,18 +65,10 @@ def main() -> None:
     from referee.models import DueWork
 
     create_table()
-    users = [get_user_model().objects.create_user(f"bench{os.getpid()}-{i}", password="x") for i in range(2)]
-    clients = []
-    for user in users:
-        client = Client(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
-        clients.append(client)
+    users, clients = players(f"bench{os.getpid()}")
 
     def new_game(turns: int) -> tuple[str, dict[int, Client]]:
-        game = services.game_create(name="bench", ruleset="pig", settings={"target": 1000})
-        seats = {services.seat_add(game=game, user=u, name=u.username).number: c for u, c in zip(users, clients, strict=True)}
-        services.game_start(game=game)
-        gid = str(game.pk)
-        services.game_run_pending(game_id=gid)
+        gid, seats = pig_game(users, clients)
         for _ in range(turns):
             seat = acting(gid)
             services.command_handle(game_id=gid, user=users[list(seats).index(seat)], command_type="Hold", payload={})
@@ -98,12 +80,7 @@ def main() -> None:
         return state.order[state.to_move]
 
     def order(gid: str, seats: dict[int, Client], kind: str, seat: int | None = None) -> tuple[float, int]:
-        client = seats[acting(gid) if seat is None else seat]
-        t0 = time.perf_counter()
-        response = client.post(f"/api/games/{gid}/commands/", {"type": kind, "payload": {}}, content_type="application/json")
-        elapsed = time.perf_counter() - t0
-        assert response.status_code == 201, response.content
-        return elapsed, response.json()["seq"]
+        return post_order(seats[acting(gid) if seat is None else seat], gid, kind)
 
     def play(gid: str, seats: dict[int, Client], pairs: int) -> list[float]:
         times = []
@@ -115,13 +92,7 @@ def main() -> None:
         return times
 
     def bare(n: int) -> list[float]:
-        times = []
-        for i in range(n):
-            t0 = time.perf_counter()
-            response = clients[0].post("/bench/bare/", {"n": i}, content_type="application/json")
-            times.append(time.perf_counter() - t0)
-            assert response.status_code == 201
-        return times
+        return bare_posts(clients[0], n)
 
     late_gid, late_seats = new_game(LATE)
     history = DueWork.objects.filter(game_id=late_gid).exclude(status="pending").count()

@@ -30,20 +30,15 @@ import datetime as dt
 import os
 import statistics
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
-os.environ.setdefault("DJANGO_DEBUG", "0")
-os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-not-a-secret")
-os.environ["CELERY_TASK_ALWAYS_EAGER"] = "0"
-os.environ["EMAIL_BACKEND"] = "django.core.mail.backends.dummy.EmailBackend"
-if os.environ.get("REDIS_URL"):
-    os.environ.setdefault("CELERY_BROKER_URL", os.environ["REDIS_URL"])
+from bench import harness  # noqa: E402
+
+harness.django_environment()
 
 SCALE = float(os.environ.get("BENCH_SCALE", "1"))
 ROUNDS = max(3, int(os.environ.get("BENCH_ROUNDS", "3")))
@@ -59,9 +54,7 @@ def fresh_database() -> str:
     """A new, empty database beside the one in DATABASE_URL; its URL."""
     import psycopg
 
-    url = os.environ.get("DATABASE_URL", "")
-    if not url.startswith(("postgres://", "postgresql://")):
-        sys.exit("bench/plans.py needs PostgreSQL: run it through scripts/with_servers.sh (make bench).")
+    url = harness.postgres_url("bench/plans.py")
     name = f"bench_plans_{os.getpid()}"
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute(f"CREATE DATABASE {name}")
@@ -70,17 +63,9 @@ def fresh_database() -> str:
 
 def setup() -> None:
     os.environ["DATABASE_URL"] = fresh_database()
-    import django
-    from django.conf import settings
-    from django.core.management import call_command
     from django.db import connection
 
-    django.setup()
-    settings.ROOT_URLCONF = "bench.urls"
-    settings.ALLOWED_HOSTS = ["*"]
-    settings.DATABASES["default"]["CONN_MAX_AGE"] = None  # one connection, held from the start
-    connection.settings_dict["CONN_MAX_AGE"] = None
-    call_command("migrate", interactive=False, verbosity=0)
+    harness.start_django(one_connection=True)  # one connection, held from the start
     with connection.cursor() as cur:
         for table in REFEREE_TABLES:
             cur.execute(f"ALTER TABLE {table} SET (autovacuum_enabled = false)")
@@ -97,10 +82,7 @@ def backend_pid() -> int:
 def main() -> None:
     setup()
     print(f"measuring {ROUNDS} rounds at {SMALL} and at {BIG} records ...", file=sys.stderr, flush=True)
-    from django.contrib.auth import get_user_model
     from django.db import connection
-    from django.test import Client
-    from rest_framework.authtoken.models import Token
 
     from bench import results
     from bench.bare import create_table
@@ -111,25 +93,14 @@ def main() -> None:
 
     pid_at_start = backend_pid()
     create_table()
-    users = [get_user_model().objects.create_user(f"plans-{i}", password="x") for i in range(2)]
-    clients = [Client(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=u).key}") for u in users]
-    game = services.game_create(name="bench", ruleset="pig", settings={"target": 1000})
-    seats = {services.seat_add(game=game, user=u, name=u.username).number: c
-             for u, c in zip(users, clients, strict=True)}
-    services.game_start(game=game)
-    gid = str(game.pk)
-    services.game_run_pending(game_id=gid)
+    users, clients = harness.players("plans")
+    gid, seats = harness.pig_game(users, clients)
     referee = services.referee_get()
     store = referee.store
 
     def order(kind: str) -> float:
         state, _ = referee.current(gid)
-        client = seats[state.order[state.to_move]]
-        t0 = time.perf_counter()
-        response = client.post(f"/api/games/{gid}/commands/", {"type": kind, "payload": {}},
-                               content_type="application/json")
-        elapsed = time.perf_counter() - t0
-        assert response.status_code == 201, response.content
+        elapsed, _seq = harness.post_order(seats[state.order[state.to_move]], gid, kind)
         services.game_run_pending(game_id=gid)  # the next turn's start, outside the timing
         return elapsed
 
@@ -137,13 +108,7 @@ def main() -> None:
         return [t for _ in range(n) for t in (order("Roll"), order("Hold"))]
 
     def bare(n: int) -> list[float]:
-        times = []
-        for i in range(n):
-            t0 = time.perf_counter()
-            response = clients[0].post("/bench/bare/", {"n": i}, content_type="application/json")
-            times.append(time.perf_counter() - t0)
-            assert response.status_code == 201
-        return times
+        return harness.bare_posts(clients[0], n)
 
     def rounds() -> tuple[list[float], list[float]]:
         orders, bares = [], []

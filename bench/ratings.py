@@ -32,13 +32,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
-os.environ.setdefault("DJANGO_DEBUG", "0")
-os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-not-a-secret")
-os.environ["CELERY_TASK_ALWAYS_EAGER"] = "0"  # the bench runs each turn start itself
-os.environ["EMAIL_BACKEND"] = "django.core.mail.backends.dummy.EmailBackend"
-if os.environ.get("REDIS_URL"):
-    os.environ.setdefault("CELERY_BROKER_URL", os.environ["REDIS_URL"])
+from bench import harness  # noqa: E402
+
+harness.django_environment()
 
 ROUNDS = max(3, int(os.environ.get("BENCH_ROUNDS", "3")))
 GAMES = int(os.environ.get("BENCH_RATED_GAMES", "10000"))
@@ -46,14 +42,8 @@ PLAYERS = 500
 
 
 def setup() -> None:
-    url = os.environ.get("DATABASE_URL", "")
-    if not url.startswith(("postgres://", "postgresql://")):
-        sys.exit("bench/ratings.py needs PostgreSQL: run it through scripts/with_servers.sh (make bench).")
-    import django
-    from django.core.management import call_command
-
-    django.setup()
-    call_command("migrate", interactive=False, verbosity=0)
+    harness.postgres_url("bench/ratings.py")
+    harness.start_django(api=False)
 
 
 def counted_games(users: list[int]) -> dict[str, int]:
