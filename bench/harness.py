@@ -16,6 +16,11 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from django.test import Client
 
+#: the rounds a bench interleaves its sides over (default and minimum 3; see bench/README.md)
+ROUNDS = max(3, int(os.environ.get("BENCH_ROUNDS", "3")))
+#: how much each round does (1: the figures bench/README.md gives; less for a quick look)
+SCALE = float(os.environ.get("BENCH_SCALE", "1"))
+
 
 def django_environment() -> None:
     """``tests.settings`` (the Pig ruleset registered), DEBUG off (Django would keep every

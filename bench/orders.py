@@ -26,33 +26,23 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.harness import (  # noqa: E402
-    bare_posts,
-    django_environment,
-    pig_game,
-    players,
-    post_order,
-    postgres_url,
-    start_django,
-)
+from bench import harness  # noqa: E402
 
-django_environment()
+harness.django_environment()
 
-SCALE = float(os.environ.get("BENCH_SCALE", "1"))
-ROUNDS = max(3, int(os.environ.get("BENCH_ROUNDS", "3")))
-PAIRS = int(15 * SCALE)  # roll + hold pairs timed per game and round
-BARE = int(30 * SCALE)  # bare POSTs per round
+PAIRS = int(15 * harness.SCALE)  # roll + hold pairs timed per game and round
+BARE = int(30 * harness.SCALE)  # bare POSTs per round
 EARLY, LATE = 10, 200  # turns
 
 
 def setup() -> None:
-    postgres_url("bench/orders.py")
-    start_django()
+    harness.postgres_url("bench/orders.py")
+    harness.start_django()
 
 
 def main() -> None:
     setup()
-    print(f"measuring {ROUNDS} rounds ...", file=sys.stderr, flush=True)
+    print(f"measuring {harness.ROUNDS} rounds ...", file=sys.stderr, flush=True)
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
@@ -65,10 +55,10 @@ def main() -> None:
     from referee.models import DueWork
 
     create_table()
-    users, clients = players(f"bench{os.getpid()}")
+    users, clients = harness.players(f"bench{os.getpid()}")
 
     def new_game(turns: int) -> tuple[str, dict[int, Client]]:
-        gid, seats = pig_game(users, clients)
+        gid, seats = harness.pig_game(users, clients)
         for _ in range(turns):
             seat = acting(gid)
             services.command_handle(game_id=gid, user=users[list(seats).index(seat)], command_type="Hold", payload={})
@@ -80,7 +70,7 @@ def main() -> None:
         return state.order[state.to_move]
 
     def order(gid: str, seats: dict[int, Client], kind: str, seat: int | None = None) -> tuple[float, int]:
-        return post_order(seats[acting(gid) if seat is None else seat], gid, kind)
+        return harness.post_order(seats[acting(gid) if seat is None else seat], gid, kind)
 
     def play(gid: str, seats: dict[int, Client], pairs: int) -> list[float]:
         times = []
@@ -92,7 +82,7 @@ def main() -> None:
         return times
 
     def bare(n: int) -> list[float]:
-        return bare_posts(clients[0], n)
+        return harness.bare_posts(clients[0], n)
 
     late_gid, late_seats = new_game(LATE)
     history = DueWork.objects.filter(game_id=late_gid).exclude(status="pending").count()
@@ -100,7 +90,7 @@ def main() -> None:
     play(late_gid, late_seats, 3)
     ratios: dict[str, list[float]] = {}
     p50: dict[str, list[float]] = {}
-    for _ in range(ROUNDS):
+    for _ in range(harness.ROUNDS):
         early_gid, early_seats = new_game(EARLY)
         POSITIONS.clear()  # a web process that has not seen these games yet
         b = statistics.median(bare(BARE))
@@ -135,7 +125,7 @@ def main() -> None:
     api["bare"] = len(q.captured_queries)
 
     spread = results.spread
-    print(f"load average {os.getloadavg()[0]:.1f}; {ROUNDS} interleaved rounds, min / median / max; "
+    print(f"load average {os.getloadavg()[0]:.1f}; {harness.ROUNDS} interleaved rounds, min / median / max; "
           "token authentication, Django's test client (no sockets)")
     t = Table()
     t.section("1. one order through the API", "p50 ms (median)", "ratio")

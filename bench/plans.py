@@ -40,10 +40,8 @@ from bench import harness  # noqa: E402
 
 harness.django_environment()
 
-SCALE = float(os.environ.get("BENCH_SCALE", "1"))
-ROUNDS = max(3, int(os.environ.get("BENCH_ROUNDS", "3")))
-PAIRS = max(5, int(15 * SCALE))
-BARE = max(10, int(20 * SCALE))
+PAIRS = max(5, int(15 * harness.SCALE))
+BARE = max(10, int(20 * harness.SCALE))
 SMALL, BIG = 100, 10_000  # records in the game's log
 DUE_HISTORY = 3_000  # finished due-work rows behind the big game
 REFEREE_TABLES = ("referee_event", "referee_snapshot", "referee_duework", "referee_game", "referee_seat",
@@ -81,7 +79,7 @@ def backend_pid() -> int:
 
 def main() -> None:
     setup()
-    print(f"measuring {ROUNDS} rounds at {SMALL} and at {BIG} records ...", file=sys.stderr, flush=True)
+    print(f"measuring {harness.ROUNDS} rounds at {SMALL} and at {BIG} records ...", file=sys.stderr, flush=True)
     from django.db import connection
 
     from bench import results
@@ -112,12 +110,12 @@ def main() -> None:
 
     def rounds() -> tuple[list[float], list[float]]:
         orders, bares = [], []
-        for _ in range(ROUNDS):
+        for _ in range(harness.ROUNDS):
             bares.append(statistics.median(bare(BARE)))
             orders.append(statistics.median(pairs(PAIRS)))
         return orders, bares
 
-    while store.last_seq(gid) < SMALL - 4 * PAIRS * ROUNDS // 2:  # the log about SMALL long mid-measurement
+    while store.last_seq(gid) < SMALL - 4 * PAIRS * harness.ROUNDS // 2:  # the log about SMALL long mid-measurement
         pairs(1)
     small_at = store.last_seq(gid)
     small, bare_small = rounds()
@@ -145,12 +143,12 @@ def main() -> None:
     normalised = [(b / bb) / (s / bs) for b, s, bb, bs in zip(big, small, bare_big, bare_small, strict=True)]
 
     spread = results.spread
-    print(f"load average {os.getloadavg()[0]:.1f}; {ROUNDS} rounds each side, min / median / max; a new database, "
+    print(f"load average {os.getloadavg()[0]:.1f}; {harness.ROUNDS} rounds each side, min / median / max; a new database, "
           f"autovacuum off, tables analysed: {analysed}; one connection (server pid {pid_at_start} at the start, "
           f"{pid_at_end} at the end); {Game.objects.count()} game")
     t = Table()
     t.section("order latency as the log grows (Pig roll / hold through the API)", "p50 ms (median)", "ratio")
-    t.row(f"at {small_at}-{small_at + 4 * PAIRS * ROUNDS} records", f"{statistics.median(small) * 1000:.2f}", "1")
+    t.row(f"at {small_at}-{small_at + 4 * PAIRS * harness.ROUNDS} records", f"{statistics.median(small) * 1000:.2f}", "1")
     t.row(f"at {big_at} records, {DUE_HISTORY} finished due rows (goal <= 1.1)", f"{statistics.median(big) * 1000:.2f}",
           spread(ratios))
     t.row("... each round divided by its bare POST", "", spread(normalised))

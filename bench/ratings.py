@@ -36,7 +36,6 @@ from bench import harness  # noqa: E402
 
 harness.django_environment()
 
-ROUNDS = max(3, int(os.environ.get("BENCH_ROUNDS", "3")))
 GAMES = int(os.environ.get("BENCH_RATED_GAMES", "10000"))
 PLAYERS = 500
 
@@ -129,10 +128,10 @@ def main() -> None:
     standings = [(g.ruleset, g.ladder, g.standing) for g in RatedGame.objects.order_by("id")]
     seats = sum(len(p) for _, _, s in standings for p in s)
 
-    print(f"measuring {ROUNDS} rounds ...", file=sys.stderr, flush=True)
+    print(f"measuring {harness.ROUNDS} rounds ...", file=sys.stderr, flush=True)
     rebuild_rate, model_rate, ratio = [], [], []
     first = None
-    for _ in range(ROUNDS):
+    for _ in range(harness.ROUNDS):
         t0 = time.perf_counter()
         counted = ratings.ratings_rebuild()
         rebuild = time.perf_counter() - t0
@@ -147,7 +146,7 @@ def main() -> None:
     statements = end_statements()
 
     spread = results.spread
-    print(f"load average {os.getloadavg()[0]:.1f}; {ROUNDS} rounds, min / median / max")
+    print(f"load average {os.getloadavg()[0]:.1f}; {harness.ROUNDS} rounds, min / median / max")
     t = Table()
     t.section(f"1. rebuilding every rating: {GAMES} counted games, {seats} seats, {len(first)} ratings",
               "games per second", "ratio")
