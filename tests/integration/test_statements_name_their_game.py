@@ -278,3 +278,18 @@ def test_a_game_row_is_read_by_its_id_on_the_hot_path():
     assert problems("SELECT ruleset FROM referee_game WHERE id = %s::uuid") == []
     assert problems("SELECT ruleset FROM referee_game WHERE status = %s") != []
     assert Game._meta.db_table == "referee_game"
+
+
+def test_every_statement_of_an_order_that_ends_a_rated_game_names_its_game(fake_clock, monkeypatch):
+    """The end of a rated game writes its ratings in the order's transaction (the game's
+    rated result by its game; the players' ratings are theirs, not the game's)."""
+    game = Played("worms")
+    _forget_the_process(monkeypatch)
+    answers: list[Any] = []
+    statements = _captured(lambda: answers.append(_client(game.seats[1].user).post(
+        f"/api/games/{game.id}/commands/", {"type": "Surrender", "payload": {}}, format="json")))
+    assert answers[0].status_code == 201, answers[0].json()
+    assert Game.objects.get(pk=game.id).status == Game.Status.FINISHED
+    assert any("referee_ratedgame" in sql for sql in statements), "no rated result was written"
+    found = offenders(statements)
+    assert not found, _described(found)
