@@ -132,7 +132,7 @@ class Workers:
         for i, log in enumerate(self.logs):
             with log.open("w") as out:
                 self.procs.append(subprocess.Popen(
-                    [sys.executable, "-m", "celery", "-A", "referee", "worker", "--pool", "solo",
+                    [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo",
                      "--loglevel", "warning", "--without-gossip", "--without-mingle", "--without-heartbeat",
                      "-I", "bench.noop_tasks", "-n", f"bench{i}@%h"],
                     cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
@@ -371,7 +371,7 @@ def storm(redis: Any, now: dt.datetime) -> dict[str, Any]:
     """Move the clock to ``now`` (every storm deadline is then due), enqueue SWEEPS sweeps and
     time how long until no deadline is left pending, and until nothing at all is due (the
     turn-1 starts and their notices, which the sweeps run under the same game lock)."""
-    from referee.celery import app
+    from config.celery import app
 
     set_now(now)
     out: dict[str, Any] = {}
@@ -405,8 +405,8 @@ def active_games(redis: Any, game_ids: Sequence[str], now: dt.datetime) -> dict[
     their deadline rows is made due, and a sweep is sent every 0.5 s (the beat's job)."""
     from django.contrib.auth import get_user_model
 
+    from config.celery import app
     from referee import services
-    from referee.celery import app
     from referee.models import DueWork, Seat
 
     ordered, expiring = list(game_ids[:ACTIVE // 2]), list(game_ids[ACTIVE // 2:ACTIVE])
@@ -488,8 +488,8 @@ def run(tmp: Path) -> None:
     import redis as redis_lib
     from django.db import connection
 
+    from config.celery import app
     from referee import services
-    from referee.celery import app
     from referee.models import DueWork
 
     load = os.getloadavg()

@@ -16,7 +16,7 @@ from typing import Any
 def round_trip(redis: Any, name: str, args: Sequence[Any], task_id: str) -> tuple[float, float]:
     """Send one task and wait for the worker's report that it finished: (round trip, time
     inside the worker) in seconds."""
-    from referee.celery import app
+    from config.celery import app
 
     t0 = time.perf_counter()
     app.send_task(name, args=list(args), task_id=task_id)
@@ -32,7 +32,7 @@ def round_trip(redis: Any, name: str, args: Sequence[Any], task_id: str) -> tupl
 
 def burst(redis: Any, name: str, args: Sequence[Sequence[Any]], tag: str) -> tuple[float, list[float]]:
     """Send len(args) tasks at once; seconds from the first send until all have finished."""
-    from referee.celery import app
+    from config.celery import app
 
     t0 = time.perf_counter()
     for i, a in enumerate(args):

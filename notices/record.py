@@ -12,12 +12,12 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 
+from celery import current_app as celery_app  # the project's (config.celery)
 from django.db import transaction
 from django.db.models import Q
 
 from notices.models import Channel, Delivery, LeagueGame
 from referee import clock, nudges
-from referee.celery import app as celery_app
 from referee.models import Seat
 from referee.store import sql as store_sql
 

@@ -121,7 +121,7 @@ def test_notice_send(*, user: AbstractBaseUser, channel_id: str) -> Delivery:
 
 
 def _send_soon(delivery_id: str) -> None:
-    from referee.celery import app as celery_app
+    from celery import current_app as celery_app  # the project's (config.celery)
 
     if celery_app.conf.task_always_eager:
         from notices import delivery

@@ -15,13 +15,12 @@ import uuid
 from dataclasses import dataclass, replace
 from typing import Any
 
+from celery import current_app as celery_app  # the project's (config.celery)
 from django.conf import settings
 from django.db import transaction
 
 from games.base import REFEREE, Actor, ActorKind, Ruleset, RuleViolation, work_key_text
-from notices import record as notices_record
-from referee import clock, live, metrics, notifications, nudges
-from referee.celery import app as celery_app
+from referee import clock, live, metrics, noticeboard, notifications, nudges
 from referee.core import Outcome, Position, Referee
 from referee.due_rows import DueRows
 from referee.errors import RefereeError
@@ -337,7 +336,7 @@ class _Unit:
         self.position = outcome.position
         if self.rules.is_finished(outcome.state):
             self.game.status = Game.Status.FINISHED
-            notices_record.record(notice="over", game_id=str(self.game.pk), key="over")  # once a game
+            noticeboard.record(notice="over", game_id=str(self.game.pk), key="over")  # once a game
             self.info = replace(self.info, status=Game.Status.FINISHED)
 
 

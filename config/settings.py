@@ -11,7 +11,7 @@ comes from the environment (see docker-compose.yml and docs/architecture.md):
     REFEREE_LOG_FORMAT     json | text: log lines (default json when DJANGO_DEBUG=0; make run: text)
     REFEREE_METRICS_TOKEN  the bearer token /metrics/ asks for; unset: no /metrics/ (404)
     PROMETHEUS_MULTIPROC_DIR  where every process writes its metrics, default <var>/metrics
-    REFEREE_SERVER         "asgi" when served by referee/asgi.py (it sets it): no persistent
+    REFEREE_SERVER         "asgi" when served by config/asgi.py (it sets it): no persistent
                            database connections, since each ASGI request runs in its own thread
     EMAIL_URL-like settings are not used: EMAIL_BACKEND defaults to the console backend.
 """
@@ -82,10 +82,10 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
-ROOT_URLCONF = "referee.urls"
+ROOT_URLCONF = "config.urls"
 CSRF_FAILURE_VIEW = "api.errors.csrf_failure"  # problem+json under /api/
-WSGI_APPLICATION = "referee.wsgi.application"
-ASGI_APPLICATION = "referee.asgi.application"
+WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"
 
 TEMPLATES = [
     {
