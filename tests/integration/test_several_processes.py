@@ -24,9 +24,9 @@ import pytest
 from rest_framework.authtoken.models import Token
 
 from bench.streams import AsgiServer
+from config.celery import app
 from games.base import Viewer
 from referee import core, services
-from referee.celery import app
 from referee.clock import set_fake_now
 from referee.instance import referee_get
 from referee.models import DueWork, Event, Game
