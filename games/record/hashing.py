@@ -46,6 +46,46 @@ def record_hash(prev_hash: str, body: dict[str, Any]) -> str:
     return hashlib.sha256((prev_hash + canonical(body)).encode()).hexdigest()
 
 
+def chain_hash(prev_hash: str, body_json: str) -> str:
+    """``record_hash`` of a body already written as canonical JSON (``v2_body_json``)."""
+    return hashlib.sha256((prev_hash + body_json).encode()).hexdigest()
+
+
+def v2_body_json(
+    *, game: str, seq: int, kind: str, type: str, schema_version: int, payload: Mapping[str, Any],
+    audience_kind: str, audience_seats: Sequence[int], actor_kind: str, actor_seat: int | None,
+    idempotency_key: str | None, cause_seq: int | None, draws: Sequence[Mapping[str, Any]], created_at: str,
+) -> str:
+    """``canonical(hash_body(record_version=2, ...))``, the same text, written into its
+    fixed frame (keys in sorted order) with only the payload and the draws encoded as
+    values: building the body and sorting its keys cost more than hashing it, on every
+    append. Fields of any but the plain types (a bool for an int, a str subclass) take
+    the general path, whose text this must equal."""
+    if not (seq.__class__ is int and schema_version.__class__ is int and type.__class__ is str
+            and kind.__class__ is str and audience_kind.__class__ is str and actor_kind.__class__ is str
+            and game.__class__ is str and created_at.__class__ is str
+            and (actor_seat is None or actor_seat.__class__ is int)
+            and (cause_seq is None or cause_seq.__class__ is int)
+            and (idempotency_key is None or idempotency_key.__class__ is str)
+            and all(s.__class__ is int for s in audience_seats)):
+        return canonical(hash_body(
+            record_version=2, game=game, seq=seq, kind=kind, type=type, schema_version=schema_version,
+            payload=payload, audience_kind=audience_kind, audience_seat=None, audience_seats=audience_seats,
+            actor_kind=actor_kind, actor_seat=actor_seat, idempotency_key=idempotency_key, cause_seq=cause_seq,
+            draws=draws, created_at=created_at,
+        ))
+    text = encode_basestring
+    return (
+        f'{{"actor":[{text(actor_kind)},{"null" if actor_seat is None else actor_seat}],'
+        f'"audience":[{text(audience_kind)},[{",".join([str(s) for s in audience_seats])}]],'
+        f'"cause_seq":{"null" if cause_seq is None else cause_seq},"created_at":{text(created_at)},'
+        f'"draws":{canonical(list(draws)) if draws else "[]"},"game":{text(game)},'
+        f'"idempotency_key":{"null" if idempotency_key is None else text(idempotency_key)},"kind":{text(kind)},'
+        f'"payload":{canonical(payload)},"record_version":2,"schema_version":{schema_version},"seq":{seq},'
+        f'"type":{text(type)}}}'
+    )
+
+
 def hash_body(
     *, record_version: int, game: str, seq: int, kind: str, type: str, schema_version: int,
     payload: Mapping[str, Any], audience_kind: str, audience_seat: int | None, audience_seats: Sequence[int],

@@ -217,7 +217,7 @@ class DjangoEventStore(EventStore):
         r = stored[0]
         dumps = sql.dumps
         params: list[object] = [
-            game_id, r.seq, r.kind.value, r.type, r.schema_version, dumps(r.payload), r.audience_kind,
+            game_id, r.seq, str(r.kind), r.type, r.schema_version, dumps(r.payload), r.audience_kind,
             r.audience_seat, dumps(r.audience_seats) if r.audience_seats else "[]", r.record_version, r.actor_kind,
             r.actor_seat, r.idempotency_key, r.cause_seq, dumps(r.draws) if r.draws else "[]", r.created_at,
             r.prev_hash, r.hash,
