@@ -239,8 +239,8 @@ class DjangoEventStore(EventStore):
             params += (snapshot.game_id, snapshot.seq, snapshot.ruleset_version, sql.dumps(snapshot.state),
                        snapshot.state_hash)
         try:
-            written = sql.run(sql.insert_sql(len(stored), expected_seq > 1, snapshot is not None, bool(later_keys)),
-                              params)
+            written = sql.count(sql.insert_sql(len(stored), expected_seq > 1, snapshot is not None, bool(later_keys)),
+                                params)
         except IntegrityError:
             # Only a writer that skipped the referee's checks gets here (a conflict after the
             # first record went in): the transaction is spoilt, so it must not be retried in it.
@@ -248,7 +248,7 @@ class DjangoEventStore(EventStore):
                 transaction.set_rollback(True)
             raise TransactionSpoilt("The game moved on while this order was being decided.",
                                     expected=expected_seq) from None
-        if len(written) != len(stored):
+        if written != len(stored):
             raise ConcurrencyError("The game moved on while this order was being decided.", expected=expected_seq)
         return stored
 

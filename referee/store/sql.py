@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 from threading import get_ident
-from typing import Any
+from typing import Any, cast
 
 import psycopg
 from django.conf import settings
@@ -99,6 +99,16 @@ def run(sql: str, params: Sequence[Any] = (), *, records: bool = False) -> list[
     The thread's connection is looked up once (each attribute of ``django.db.connection``
     is a lookup of its own), and the result's rows are fetched only when it has some.
     ``records``: rows of the log, whose times are read as ``_utc_times`` says."""
+    return cast("list[tuple[Any, ...]]", _execute(sql, params, records, fetch=True))
+
+
+def count(sql: str, params: Sequence[Any] = ()) -> int:
+    """``run`` for a statement whose rows are not wanted, only how many it wrote or gave
+    (its command tag): none are loaded into Python."""
+    return cast("int", _execute(sql, params, False, fetch=False))
+
+
+def _execute(sql: str, params: Sequence[Any], records: bool, *, fetch: bool) -> list[tuple[Any, ...]] | int:
     conn = connections[DEFAULT_DB_ALIAS]
     if conn.connection is None:
         conn.ensure_connection()
@@ -114,13 +124,17 @@ def run(sql: str, params: Sequence[Any] = (), *, records: bool = False) -> list[
     started = time.monotonic()
     with conn.wrap_database_errors:
         cur.execute(sql, params, prepare=prepare)
-        result = cur.pgresult
-        rows = cur.fetchall() if result is not None and result.status == _TUPLES_OK else []
-    if len(rows) > _KEPT_ROWS:
-        _drop_cursor(conn, records)
+        if fetch:
+            result = cur.pgresult
+            out: list[tuple[Any, ...]] | int = (
+                cur.fetchall() if result is not None and result.status == _TUPLES_OK else [])
+            if len(out) > _KEPT_ROWS:
+                _drop_cursor(conn, records)
+        else:
+            out = cur.rowcount
     if conn.queries_logged:
         conn.queries_log.append({"sql": sql, "time": f"{time.monotonic() - started:.3f}"})
-    return rows
+    return out
 
 
 #: A kept cursor holds its last result (libpq's copy of the rows) until its next statement:
@@ -217,7 +231,9 @@ def _insert_sql(many: bool, check_predecessor: bool, snapshot: bool, later_keys:
     caller chained to; the others only if the first went in. A lost race therefore writes
     nothing and raises nothing, so the caller's transaction stays usable for a retry without
     a savepoint; the unique (game, seq) is still what refuses it. A snapshot of the position
-    after the records goes in with them (and only with them). Returns one row per record."""
+    after the records goes in with them (and only with them). Gives one row per record
+    written (a single record without a snapshot is a plain INSERT, which gives none: count
+    it by its command tag, ``count``)."""
     conditions = []
     if check_predecessor:
         conditions.append("EXISTS (SELECT 1 FROM referee_event WHERE game_id = %s::uuid AND seq = %s::int4"
@@ -227,6 +243,9 @@ def _insert_sql(many: bool, check_predecessor: bool, snapshot: bool, later_keys:
                           f" AND (idempotency_key, {KEY_SCOPE}) IN"
                           " (SELECT * FROM unnest(%s::varchar[], %s::int4[])))")
     guard = (" WHERE " + " AND ".join(conditions)) if conditions else ""
+    if not many and not snapshot:
+        # One record: a plain INSERT (its command tag says whether it went in).
+        return f"INSERT INTO referee_event ({_NAMES}) SELECT {_SELECT_ROW}{guard} ON CONFLICT DO NOTHING"
     ctes = [f"first AS (INSERT INTO referee_event ({_NAMES}) SELECT {_SELECT_ROW}{guard} "
             "ON CONFLICT DO NOTHING RETURNING seq)"]
     result = "SELECT seq FROM first"
