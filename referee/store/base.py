@@ -130,7 +130,7 @@ def stamp(
     created = now.isoformat()
     for i, r in enumerate(records):
         seq = first_seq + i
-        seats = tuple(sorted(set(r.audience_seats)))
+        seats = tuple(sorted(set(r.audience_seats))) if r.audience_seats else ()
         cause_seq = None if r.cause_offset is None else first_seq + r.cause_offset
         draws = tuple(r.draws)
         digest_ = chain_hash(prev_hash, v2_body_json(

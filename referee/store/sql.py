@@ -121,7 +121,8 @@ def _execute(sql: str, params: Sequence[Any], records: bool, *, fetch: bool) -> 
         # these statements only: Django's own cursors bind on the client and never prepare.
         conn.connection.prepare_threshold = 2**31 - 1
     cur = _cursor(conn, records)
-    started = time.monotonic()
+    logged = conn.queries_logged
+    started = time.monotonic() if logged else 0.0
     with conn.wrap_database_errors:
         cur.execute(sql, params, prepare=prepare)
         if fetch:
@@ -132,7 +133,7 @@ def _execute(sql: str, params: Sequence[Any], records: bool, *, fetch: bool) -> 
                 _drop_cursor(conn, records)
         else:
             out = cur.rowcount
-    if conn.queries_logged:
+    if logged:
         conn.queries_log.append({"sql": sql, "time": f"{time.monotonic() - started:.3f}"})
     return out
 
