@@ -26,7 +26,7 @@ from __future__ import annotations
 import enum
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, ClassVar, Literal
@@ -50,7 +50,7 @@ from games.messages import (
     ViewerKind,
     narrowest,
 )
-from games.serialization import from_data, to_data
+from games.serialization import from_data, reader, to_data
 from games.work import Work, WorkKey, work_key_text
 
 __all__ = [
@@ -192,8 +192,9 @@ class Ruleset(ABC):
         """Apply one event. Pure: never checks, raises or rolls."""
 
     def fold(self, state: Any, events: Iterable[Event]) -> Any:
+        evolve = self.evolve
         for event in events:
-            state = self.evolve(state, event)
+            state = evolve(state, event)
         return state
 
     # scheduling
@@ -293,6 +294,18 @@ class Ruleset(ABC):
         if schema_version is not None and schema_version != cls.schema_version:
             data = self.upcast(type_name, schema_version, data)
         return from_data(cls, data)
+
+    def event_reader(self, type_name: str, schema_version: int | None = None) -> Callable[[Mapping[str, Any]], Event]:
+        """``event_from_data(type_name, data, schema_version)`` as a function of ``data``, for
+        reading many events (a replay): the type, its version and its readers are looked up
+        once. Raises KeyError for a type the ruleset does not have; a ruleset that overrides
+        ``event_from_data`` is read through it."""
+        if type(self).event_from_data is not Ruleset.event_from_data:
+            return lambda data: self.event_from_data(type_name, data, schema_version)
+        cls = self._types(self.event_types)[type_name]
+        if schema_version is not None and schema_version != cls.schema_version:
+            return lambda data: from_data(cls, self.upcast(type_name, schema_version, data))
+        return reader(cls)
 
     def upcast(self, type_name: str, schema_version: int, data: Mapping[str, Any]) -> Mapping[str, Any]:
         """Bring a stored event of an older schema version up to the current one. Override

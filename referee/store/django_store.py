@@ -215,10 +215,12 @@ class DjangoEventStore(EventStore):
             prev_hash = found[0][0]
         stored = stamp(game_id, expected_seq, prev_hash, records, now)
         r = stored[0]
+        dumps = sql.dumps
         params: list[object] = [
-            game_id, r.seq, str(r.kind), r.type, r.schema_version, sql.dumps(r.payload), r.audience_kind,
-            r.audience_seat, sql.dumps(list(r.audience_seats)), r.record_version, r.actor_kind, r.actor_seat,
-            r.idempotency_key, r.cause_seq, sql.dumps(list(r.draws)), r.created_at, r.prev_hash, r.hash,
+            game_id, r.seq, str(r.kind), r.type, r.schema_version, dumps(r.payload), r.audience_kind,
+            r.audience_seat, dumps(r.audience_seats) if r.audience_seats else "[]", r.record_version, r.actor_kind,
+            r.actor_seat, r.idempotency_key, r.cause_seq, dumps(r.draws) if r.draws else "[]", r.created_at,
+            r.prev_hash, r.hash,
         ]
         if expected_seq > 1:
             params += (game_id, expected_seq - 1, prev_hash)
@@ -237,8 +239,8 @@ class DjangoEventStore(EventStore):
             params += (snapshot.game_id, snapshot.seq, snapshot.ruleset_version, sql.dumps(snapshot.state),
                        snapshot.state_hash)
         try:
-            written = sql.run(sql.insert_sql(len(stored), expected_seq > 1, snapshot is not None, bool(later_keys)),
-                              params)
+            written = sql.count(sql.insert_sql(len(stored), expected_seq > 1, snapshot is not None, bool(later_keys)),
+                                params)
         except IntegrityError:
             # Only a writer that skipped the referee's checks gets here (a conflict after the
             # first record went in): the transaction is spoilt, so it must not be retried in it.
@@ -246,7 +248,7 @@ class DjangoEventStore(EventStore):
                 transaction.set_rollback(True)
             raise TransactionSpoilt("The game moved on while this order was being decided.",
                                     expected=expected_seq) from None
-        if len(written) != len(stored):
+        if written != len(stored):
             raise ConcurrencyError("The game moved on while this order was being decided.", expected=expected_seq)
         return stored
 
