@@ -38,12 +38,16 @@ _SELECT = (f"SELECT {store_sql.columns(DueWork)} FROM referee_duework WHERE game
 # as one JSON array (one string to bind, parsed by PostgreSQL) rather than one array per
 # column (psycopg's array dumpers cost more than the statement). The changed rows' ids also
 # go as an array: matched by the primary key, not by a hash join over the whole table (the
-# planner guesses a JSON array holds 100 rows). A new row of a key that already has one goes
+# planner guesses a JSON array holds 100 rows). They are pending rows of this game (only a
+# pending row is closed, under the game's lock): saying so lets a planner without statistics
+# find them by the game's pending rows when it does not trust the key, ``(id, game_id)``,
+# for an array of ids, rather than by every row the game ever had. A new row of a key that already has one goes
 # in only when the unit read that key's rows (``DueRows.select``); otherwise the key is looked
 # up row by row (OFFSET 0: not hashed over every row the game ever had).
 _FLUSH = (
     "WITH changed AS (UPDATE referee_duework d SET status = e->>1, done_at = (e->>2)::timestamptz, result = e->>3 "
-    "FROM jsonb_array_elements(%s::jsonb) AS e WHERE d.id = ANY(%s::int8[]) AND d.id = (e->>0)::int8 "
+    "FROM jsonb_array_elements(%s::jsonb) AS e WHERE d.game_id = %s::uuid AND d.status = 'pending' "
+    "AND d.id = ANY(%s::int8[]) AND d.id = (e->>0)::int8 "
     "RETURNING d.id) "
     "INSERT INTO referee_duework (game_id, key, kind, seats, due_at, remaining, status, created_at, done_at, result) "
     "SELECT %s::uuid, e->>0, e->>1, e->2, (e->>3)::timestamptz, (e->>4)::float8 * interval '1 second', e->>5, "
@@ -121,6 +125,7 @@ class DueRows:
             game_id = str(self.game.pk)
             ids = {(key, kind): pk for pk, key, kind in store_sql.run(_FLUSH, (
                 store_sql.dumps([(r.pk, r.status, _iso(r.done_at), r.result) for r in changed]),
+                game_id,
                 [r.pk for r in changed],
                 game_id,
                 store_sql.dumps([

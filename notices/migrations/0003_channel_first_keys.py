@@ -1,9 +1,9 @@
-"""Deliveries keyed by their channel first; a channel's game is not a database constraint.
+"""Deliveries keyed with their channel; a channel's game is not a database constraint.
 
 A delivery belongs to one channel (a test notice has no game), so on PostgreSQL its primary
-key becomes ``(channel_id, id)``, the column its rows are distributed by, and the unique
-``(channel, notice, game, key)`` already leads with it; the worker's updates by ``id`` find
-their row through a plain index. Channels are a reference table (copied to every node when
+key becomes ``(id, channel_id)``, with the column its rows are distributed by, and the
+unique ``(channel, notice, game, key)`` already leads with it; ``id`` first, so the worker's
+updates by ``id`` find their row by the key. Channels are a reference table (copied to every node when
 distributed), which may not hold a foreign key into a table distributed by game: the ORM
 still deletes a game's channels with it. SQLite keeps the single-column key.
 """
@@ -16,13 +16,11 @@ def forwards(apps, schema_editor):
     if schema_editor.connection.vendor == "postgresql":
         schema_editor.execute('ALTER TABLE "notices_delivery" DROP CONSTRAINT "notices_delivery_pkey"')
         schema_editor.execute('ALTER TABLE "notices_delivery" ADD CONSTRAINT "notices_delivery_pkey" '
-                              'PRIMARY KEY ("channel_id", "id")')
-        schema_editor.execute('CREATE INDEX "notices_delivery_id_idx" ON "notices_delivery" ("id")')
+                              'PRIMARY KEY ("id", "channel_id")')
 
 
 def backwards(apps, schema_editor):
     if schema_editor.connection.vendor == "postgresql":
-        schema_editor.execute('DROP INDEX "notices_delivery_id_idx"')
         schema_editor.execute('ALTER TABLE "notices_delivery" DROP CONSTRAINT "notices_delivery_pkey"')
         schema_editor.execute('ALTER TABLE "notices_delivery" ADD CONSTRAINT "notices_delivery_pkey" PRIMARY KEY ("id")')
 

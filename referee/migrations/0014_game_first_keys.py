@@ -1,14 +1,16 @@
-"""Every table of a game's rows is keyed by its game first (what a table partitioned by hash
+"""Every table of a game's rows has its game in every key (what a table partitioned by hash
 of ``game_id`` and a Citus table distributed by ``game_id`` both require).
 
-On PostgreSQL the primary key of each such table becomes ``(game_id, id)`` (a user's
-idempotent answers: ``(user_id, id)``, the column those rows are distributed by), every
+On PostgreSQL the primary key of each such table becomes ``(id, game_id)`` (a user's
+idempotent answers: ``(id, user_id)``, the column those rows are distributed by), every
 unique constraint already leads with the game, and a foreign key from one game's table to
 another names the game: a vacation's seat is ``(game_id, seat_id)``, a rating change's rated
 game ``(game_id, rated_game_id)``. Django's own state keeps ``id`` as the primary key (a
 foreign key cannot point to a composite key in the ORM): ``id`` still comes from one
-sequence and is unique, and the ORM's updates by ``id`` find their row through a plain index
-on ``id`` where the code saves rows one by one. The two foreign keys from reference tables
+sequence and is unique. ``id`` leads the key on purpose: the ORM's updates by ``id`` find
+their row by it, and an index leading with ``game_id`` beside the composite unique ones
+(``(game_id, seq)``, ...) is the choice a planner without statistics gets wrong (migration
+0012: it filtered a game's whole log for one record). The two foreign keys from reference tables
 into game tables (a league's last game, a channel's game) are not constraints any more: the
 ORM still cascades and nulls them, and nothing deletes a game that has a log.
 
@@ -19,17 +21,17 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-#: (table, the column that leads the key, whether the code updates its rows by id alone)
+#: (table, the primary key's columns)
 KEYED = (
-    ("referee_event", "game_id", False),
-    ("referee_snapshot", "game_id", False),
-    ("referee_duework", "game_id", True),
-    ("referee_seat", "game_id", True),
-    ("referee_vacation", "game_id", True),
-    ("referee_invitation", "game_id", False),
-    ("referee_ratedgame", "game_id", True),
-    ("referee_ratingchange", "game_id", False),
-    ("referee_idempotentrequest", "user_id", False),
+    ("referee_event", "id, game_id"),
+    ("referee_snapshot", "id, game_id"),
+    ("referee_duework", "id, game_id"),
+    ("referee_seat", "id, game_id"),
+    ("referee_vacation", "id, game_id"),
+    ("referee_invitation", "id, game_id"),
+    ("referee_ratedgame", "id, game_id"),
+    ("referee_ratingchange", "id, game_id"),
+    ("referee_idempotentrequest", "id, user_id"),
 )
 
 #: (table, columns, referenced table, referenced columns): foreign keys that carry the game.
@@ -46,11 +48,9 @@ def _fk_name(table: str) -> str:
 def keys_forwards(apps, schema_editor):
     if schema_editor.connection.vendor != "postgresql":
         return
-    for table, lead, by_id in KEYED:
+    for table, columns in KEYED:
         schema_editor.execute(f'ALTER TABLE "{table}" DROP CONSTRAINT "{table}_pkey"')
-        schema_editor.execute(f'ALTER TABLE "{table}" ADD CONSTRAINT "{table}_pkey" PRIMARY KEY ("{lead}", "id")')
-        if by_id:
-            schema_editor.execute(f'CREATE INDEX "{table}_id_idx" ON "{table}" ("id")')
+        schema_editor.execute(f'ALTER TABLE "{table}" ADD CONSTRAINT "{table}_pkey" PRIMARY KEY ({columns})')
     for table, columns, target, target_columns in GAME_FOREIGN_KEYS:
         schema_editor.execute(
             f'ALTER TABLE "{table}" ADD CONSTRAINT "{_fk_name(table)}" FOREIGN KEY ({columns}) '
@@ -62,9 +62,7 @@ def keys_backwards(apps, schema_editor):
         return
     for table, _, _, _ in GAME_FOREIGN_KEYS:
         schema_editor.execute(f'ALTER TABLE "{table}" DROP CONSTRAINT "{_fk_name(table)}"')
-    for table, _, by_id in KEYED:
-        if by_id:
-            schema_editor.execute(f'DROP INDEX "{table}_id_idx"')
+    for table, _ in KEYED:
         schema_editor.execute(f'ALTER TABLE "{table}" DROP CONSTRAINT "{table}_pkey"')
         schema_editor.execute(f'ALTER TABLE "{table}" ADD CONSTRAINT "{table}_pkey" PRIMARY KEY ("id")')
 
