@@ -37,8 +37,8 @@ def test_a_unique_constraint_without_the_game_is_found():
     with connection.cursor() as cur:
         cur.execute("SAVEPOINT citus_check")
         try:
-            cur.execute("ALTER TABLE referee_event ADD CONSTRAINT event_hash_unique UNIQUE (hash)")
+            cur.execute("ALTER TABLE referee_seat ADD CONSTRAINT seat_name_unique UNIQUE (name)")
             problems = layout_problems(connection)
         finally:
             cur.execute("ROLLBACK TO SAVEPOINT citus_check")
-    assert problems == ["referee_event: unique event_hash_unique (hash) lacks game_id"]
+    assert problems == ["referee_seat: unique seat_name_unique (name) lacks game_id"]
