@@ -3,8 +3,9 @@
 run:            ## the service on the embedded default (SQLite, no broker server), demo game included
 	scripts/run.sh
 
-test:           ## every test, with real PostgreSQL and Redis started on loopback
+test:           ## every test, with real PostgreSQL and Redis started on loopback; then the log's tests on 16 partitions
 	scripts/test.sh
+	scripts/test_partitioned.sh -q
 
 lint:
 	.venv/bin/ruff check .
