@@ -174,8 +174,9 @@ def test_a_deadline_job_that_waited_for_the_game_lock_knows_the_vacation_its_hol
 
     try:
         holder.execute("SELECT 1 FROM referee_game WHERE id = %s FOR NO KEY UPDATE", [game.pk])
-        holder.execute("INSERT INTO referee_vacation (seat_id, starts_at, ends_at, reason) VALUES (%s, %s, %s, '')",
-                       [seats[0].pk, now - dt.timedelta(hours=1), now + dt.timedelta(days=3)])
+        holder.execute("INSERT INTO referee_vacation (game_id, seat_id, starts_at, ends_at, reason) "
+                       "VALUES (%s, %s, %s, %s, '')",
+                       [game.pk, seats[0].pk, now - dt.timedelta(hours=1), now + dt.timedelta(days=3)])
         waiting = threading.Thread(target=job)
         waiting.start()
         for _ in range(600):
