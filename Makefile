@@ -17,6 +17,7 @@ bench:          ## every performance figure in one run, each a ratio to its peer
 	  .venv/bin/python bench/fanout.py && \
 	  .venv/bin/python bench/ratings.py && \
 	  .venv/bin/python bench/notices.py && \
+	  .venv/bin/python bench/partitions.py && \
 	  .venv/bin/python bench/summary.py'
 
 bench-scheduling: ## 10,000 deadlines expiring at once on 2 Celery workers, then 1,000 active games
