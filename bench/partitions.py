@@ -131,8 +131,8 @@ def main() -> None:
     print(f"  {GAMES} deadlines running out at once, one sweep: {_spread(storm_ratios)}")
     from bench import results
 
-    results.record("partitioned_order_latency", order_ratios)
-    results.record("partitioned_deadline_storm", storm_ratios)
+    results.record("partitions.order_latency", order_ratios)
+    results.record("partitions.deadline_storm", storm_ratios)
     import psycopg
 
     with psycopg.connect(os.environ["DATABASE_URL"], autocommit=True) as conn:
