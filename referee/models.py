@@ -198,8 +198,8 @@ class Vacation(models.Model):
     """A declared absence. During it the seat's deadlines either wait (policy "pause") or
     the referee plays its turns at once (policy "referee"), as the game's settings say."""
 
-    # The game leads the key (the seat's own key is (game, id)); on PostgreSQL the seat's
-    # foreign key is (game_id, seat_id), written by migration 0014, not one Django knows of.
+    # The game is in every key of a game's rows (a seat's is (id, game_id)): on PostgreSQL
+    # the seat's foreign key is (game_id, seat_id), made by migration 0014, not by Django.
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+", db_index=False)
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="vacations", db_constraint=False)
     starts_at = models.DateTimeField()
@@ -328,8 +328,8 @@ class RatedGame(models.Model):
 class RatingChange(models.Model):
     """What one rated game did to one player's rating (before and after)."""
 
-    # The game leads the key, as in every game's table; the foreign key to the rated game is
-    # (game_id, rated_game_id) on PostgreSQL (migration 0014).
+    # The game is in every key of a game's rows: the foreign key to the rated game is
+    # (game_id, rated_game_id) on PostgreSQL (migration 0014), not made by Django.
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+", db_index=False)
     rated_game = models.ForeignKey(RatedGame, on_delete=models.CASCADE, related_name="changes", db_constraint=False)
     user = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
