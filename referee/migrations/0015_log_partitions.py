@@ -7,7 +7,12 @@ copied over; its constraints, indexes and triggers are made again with the names
 requires). The append-only row triggers are cloned by PostgreSQL onto every partition; a
 statement trigger (the log's refusal of TRUNCATE) is not, so it is made on each partition
 too. The service role's grants and revokes cover every partition (``referee/db_roles.py``).
-The functions returning due-work rows depend on the table's row type: they are made again.
+The functions returning due-work rows depend on the table's row type: they are made again,
+on partitions in PL/pgSQL. A SQL function's query is planned at every call, and planned
+over every partition, since the game is a parameter then (1.6 ms a call against 0.45 on a
+plain table, measured on 16 partitions); PL/pgSQL keeps its plan for the session and
+prunes to the game's partition (0.47). Both are VOLATILE: each query takes a new snapshot
+when it runs, so the reads still see what the game lock's last holder committed.
 
 With 0 (the default) nothing changes; migrating back to 0014 makes plain tables again.
 PostgreSQL only: SQLite (the embedded default) is never partitioned.
@@ -70,12 +75,36 @@ def relayout(schema_editor, table: str, partitions: int) -> None:
                     cur.execute(re.sub(rf' ON (public\.)?"?{table}"? ', f' ON "{partition}" ', definition, count=1))
 
 
-def _functions(schema_editor, create: bool) -> None:
+#: The same reads as migration 0013's, in PL/pgSQL (for a partitioned due-work table).
+PARTITIONED_FUNCTIONS = (
+    """
+CREATE FUNCTION referee_pending_due_work(game uuid) RETURNS SETOF referee_duework
+LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+    RETURN QUERY SELECT * FROM referee_duework WHERE game_id = game AND status = 'pending';
+END
+$$
+""",
+    """
+CREATE FUNCTION referee_due_row(game uuid, work_key varchar, work_kind varchar) RETURNS SETOF referee_duework
+LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+    RETURN QUERY SELECT * FROM (SELECT * FROM referee_duework WHERE game_id = game AND key = work_key
+                                AND status = 'pending' AND (work_kind = '' OR kind = work_kind) OFFSET 0) AS d
+                 ORDER BY due_at, id LIMIT 1;
+END
+$$
+""",
+)
+
+
+def _functions(schema_editor, create: bool, partitioned: bool = False) -> None:
     functions = importlib.import_module("referee.migrations.0013_reads_with_the_game_lock")
     if create:
-        for statement in functions.CREATE:
-            if "SETOF referee_duework" in statement:
-                schema_editor.execute(statement)
+        statements = PARTITIONED_FUNCTIONS if partitioned else [
+            statement for statement in functions.CREATE if "SETOF referee_duework" in statement]
+        for statement in statements:
+            schema_editor.execute(statement)
     else:
         for function in _ROW_FUNCTIONS:
             schema_editor.execute(f"DROP FUNCTION IF EXISTS {function}")
@@ -93,7 +122,7 @@ def forwards(apps, schema_editor):
     _functions(schema_editor, create=False)
     for table in TABLES:
         relayout(schema_editor, table, _partitions())
-    _functions(schema_editor, create=True)
+    _functions(schema_editor, create=True, partitioned=True)
 
 
 def backwards(apps, schema_editor):

@@ -66,3 +66,14 @@ def test_the_service_role_may_not_change_a_partition_of_the_log_by_its_own_name(
                     allowed = conn.execute("SELECT has_table_privilege(%s, %s)", [name, privilege]).fetchone()[0]
                     assert not allowed, (name, privilege)
                 assert conn.execute("SELECT has_table_privilege(%s, 'INSERT')", [name]).fetchone()[0]
+
+
+def test_the_reads_that_come_with_a_games_lock_keep_their_plans_on_a_partitioned_log():
+    # A SQL function is planned at every call, over every partition (the game is a
+    # parameter); PL/pgSQL keeps a plan for the session that prunes to the game's partition.
+    with connection.cursor() as cur:
+        cur.execute("SELECT p.proname, l.lanname FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang "
+                    "WHERE p.proname IN ('referee_pending_due_work', 'referee_due_row')")
+        languages = dict(cur.fetchall())
+    expected = "plpgsql" if settings.REFEREE_LOG_PARTITIONS else "sql"
+    assert languages == {"referee_pending_due_work": expected, "referee_due_row": expected}
