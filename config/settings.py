@@ -206,6 +206,8 @@ NOTICES_ALLOW_HTTP = os.environ.get("NOTICES_ALLOW_HTTP", "0") == "1"
 NOTICES_ALLOW_PRIVATE = os.environ.get("NOTICES_ALLOW_PRIVATE", "0") == "1"
 NOTICES_TIMEOUT_SECONDS = float(os.environ.get("NOTICES_TIMEOUT_SECONDS", "5"))
 NOTICES_MAX_ATTEMPTS = int(os.environ.get("NOTICES_MAX_ATTEMPTS", "14"))
+#: Hash partitions of the log, snapshots and due work, read by ``migrate`` (0: plain tables).
+REFEREE_LOG_PARTITIONS = int(os.environ.get("REFEREE_LOG_PARTITIONS", "0"))
 REFEREE_SNAPSHOT_EVERY = int(os.environ.get("REFEREE_SNAPSHOT_EVERY", "25"))  # referee.core.SNAPSHOT_EVERY
 REFEREE_REMINDER_HOURS = int(os.environ.get("REFEREE_REMINDER_HOURS", "6"))
 REFEREE_OUTAGE_SECONDS = int(os.environ.get("REFEREE_OUTAGE_SECONDS", "300"))

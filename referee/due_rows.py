@@ -40,9 +40,9 @@ _SELECT = (f"SELECT {store_sql.columns(DueWork)} FROM referee_duework WHERE game
 # go as an array: matched by the primary key, not by a hash join over the whole table (the
 # planner guesses a JSON array holds 100 rows). The game is named too, as in every statement
 # on a game's rows (one partition, one shard: docs/scaling.md), and so is the status: a changed
-# row was pending when the unit read it under the game's lock, and a generic plan that starts
-# from the game (rather than the ids) then reads the game's pending rows, not its history.
-# A new row of a key that already has one goes
+# row was pending when the unit read it under the game's lock, and a planner without
+# statistics that does not trust the key, ``(id, game_id)``, for an array of ids then reads
+# the game's pending rows, not every row the game ever had. A new row of a key that already has one goes
 # in only when the unit read that key's rows (``DueRows.select``); otherwise the key is looked
 # up row by row (OFFSET 0: not hashed over every row the game ever had).
 _FLUSH = (

@@ -379,7 +379,8 @@ def vacation_declare(
             f"Vacations may add up to {django_settings.REFEREE_VACATION_DAYS} days per game; "
             f"you have {left.days} days and {left.seconds // 3600} hours left."
         )
-    vacation = Vacation.objects.create(seat=seat, starts_at=starts_at, ends_at=ends_at, reason=reason.strip()[:200])
+    vacation = Vacation.objects.create(game_id=seat.game_id, seat=seat, starts_at=starts_at, ends_at=ends_at,
+                                       reason=reason.strip()[:200])
     scheduling.notice_append(game_id=game_id, type_="VacationDeclared", actor_kind="player", payload={
         "seat": seat.number, "from": starts_at.isoformat(), "until": ends_at.isoformat(),
         "policy": game.vacation_policy,

@@ -194,7 +194,8 @@ def test_a_deadline_job_that_waited_for_the_game_lock_knows_the_vacation_its_hol
             away.extend(v.seat for v in locked._vacations_from[1])
 
     lock_holder.lock(game.pk)
-    lock_holder.execute("INSERT INTO referee_vacation (seat_id, starts_at, ends_at, reason) VALUES (%s, %s, %s, '')",
-                        [seats[0].pk, now - dt.timedelta(hours=1), now + dt.timedelta(days=3)])
+    lock_holder.execute("INSERT INTO referee_vacation (game_id, seat_id, starts_at, ends_at, reason) "
+                        "VALUES (%s, %s, %s, %s, '')",
+                        [game.pk, seats[0].pk, now - dt.timedelta(hours=1), now + dt.timedelta(days=3)])
     lock_holder.commit_once_waited_for(job, "the job")
     assert away == [seats[0].number]
