@@ -5,8 +5,8 @@ hand-off to a thread and back, a dozen per request with the middleware of
 ``settings.MIDDLEWARE``. A long-poll is answered and asked again by every waiting reader each
 time its game's log grows, so for the processes serving the live reads those hand-offs were
 a good part of their work per reader. On those requests none of these hooks waits for
-anything (they set headers, read cookies, make lazy objects); the one that may (a session
-that was changed is saved) keeps its thread. Every other request runs as Django runs it.
+anything (they set headers, read cookies, make lazy objects; the CSRF check lets a GET
+through); the one that may (a session that was changed is saved) keeps its thread. Every other request runs as Django runs it.
 """
 
 from __future__ import annotations
@@ -57,6 +57,19 @@ class CommonMiddleware(OnTheLoopForLiveReads, common.CommonMiddleware):
 
 
 class CsrfViewMiddleware(OnTheLoopForLiveReads, csrf.CsrfViewMiddleware):
+    def __init__(self, get_response: Any) -> None:
+        super().__init__(get_response)
+        if self.async_mode:
+            # The handler awaits a coroutine function as it is, where it would hand a
+            # synchronous one to a thread: the live reads' check (a GET is let through) stays here.
+            self.process_view = self._process_view_async  # type: ignore[method-assign]
+
+    async def _process_view_async(self, request: Any, callback: Any, args: Any, kwargs: Any) -> Any:
+        check = type(self).process_view  # the class's, not this instance's coroutine
+        if is_live_read(request) and not settings.CSRF_USE_SESSIONS:
+            return check(self, request, callback, args, kwargs)
+        return await sync_to_async(check, thread_sensitive=True)(self, request, callback, args, kwargs)
+
     def waits_in_response(self, request: Any) -> bool:
         return bool(settings.CSRF_USE_SESSIONS)  # the token would be written to the session
 

@@ -9,8 +9,8 @@ a third the public).
 
 The shape is production's: orders go to ``web`` (gunicorn, ``BENCH_WEB_WORKERS`` uvicorn
 workers, 3), the streams and long-polls to ``live`` (a second gunicorn of
-``BENCH_LIVE_WORKERS`` workers, 2, at ``nice`` ``BENCH_LIVE_NICE``, 10: compose gives it a
-lower CPU share), on the same database, with Redis between them. The client sends each
+``BENCH_LIVE_WORKERS`` workers, 2, at ``nice`` ``BENCH_LIVE_NICE``, 10: compose gives it an
+eighth of web's CPU share, about the same weight), on the same database, with Redis between them. The client sends each
 request where the proxy (``deploy/nginx/referee.conf``) would. ``BENCH_LIVE_WORKERS=0``
 puts the readers on ``web`` itself (one server for everything). The readers run in a
 child process, so that parsing their bytes does not compete with the timed orders for this

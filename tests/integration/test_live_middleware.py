@@ -11,12 +11,13 @@ from typing import Any
 
 import pytest
 from django.contrib.sessions.backends import signed_cookies
+from django.core.handlers.base import BaseHandler
 from django.http import HttpResponse
 from django.test import AsyncRequestFactory
 from django.utils.deprecation import MiddlewareMixin
 
 from api import live_paths
-from api.live_middleware import OnTheLoopForLiveReads, SessionMiddleware
+from api.live_middleware import CsrfViewMiddleware, OnTheLoopForLiveReads, SessionMiddleware
 
 GAME = "0b4c4ad2-8b9f-4a4e-9d0e-3f4c2f5d6e7a"
 
@@ -103,3 +104,34 @@ def test_a_session_changed_during_a_live_read_is_saved_in_a_thread_as_django_doe
     response, loop_thread = asyncio.run(run())
     assert response.cookies["sessionid"].value
     assert len(SessionStore.saved_in) == 1 and SessionStore.saved_in[0] != loop_thread
+
+
+def csrf_check_threads(path: str, method: str = "GET") -> tuple[list[int], int]:
+    """The threads the CSRF check ran in for a request, as the ASGI handler calls it."""
+    seen: list[int] = []
+
+    class Noted(CsrfViewMiddleware):
+        def process_view(self, request: Any, callback: Any, args: Any, kwargs: Any) -> Any:
+            seen.append(threading.get_ident())
+            return super().process_view(request, callback, args, kwargs)
+
+    async def run() -> int:
+        middleware = Noted(answer)
+        handler = BaseHandler()
+        check = handler.adapt_method_mode(True, middleware.process_view)  # what load_middleware does
+        request = AsyncRequestFactory().generic(method, path)
+        await check(request, answer, (), {})
+        return threading.get_ident()
+
+    loop_thread = asyncio.run(run())
+    return seen, loop_thread
+
+
+def test_the_csrf_check_of_a_live_read_runs_in_the_event_loops_thread():
+    seen, loop_thread = csrf_check_threads(f"/api/games/{GAME}/events/?wait=5")
+    assert seen == [loop_thread]
+
+
+def test_the_csrf_check_of_any_other_request_runs_in_a_thread_as_django_does():
+    seen, loop_thread = csrf_check_threads(f"/api/games/{GAME}/commands/", "POST")
+    assert len(seen) == 1 and seen[0] != loop_thread
