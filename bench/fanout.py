@@ -47,6 +47,8 @@ WORKERS = int(os.environ.get("BENCH_WEB_WORKERS", "3"))  # docker-compose.yml's 
 #: its niceness.
 LIVE_WORKERS = int(os.environ.get("BENCH_LIVE_WORKERS", "2"))
 LIVE_NICE = int(os.environ.get("BENCH_LIVE_NICE", "10"))
+#: The readers' own process stands for clients on other machines: its niceness.
+CLIENT_NICE = int(os.environ.get("BENCH_CLIENT_NICE", "0"))
 
 
 class LongPoll:
@@ -110,6 +112,15 @@ def _unchunk(body: bytes) -> bytes:
     return out
 
 
+def own_cpu_seconds(pid: int) -> float:
+    """User + system CPU of the process ``pid`` itself."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU of the gunicorn workers (the children of ``pid``)."""
     ticks = os.sysconf("SC_CLK_TCK")
@@ -146,6 +157,7 @@ def main() -> None:
     load_at_start = os.getloadavg()
     rows: list[tuple[float, float, float, float, float, float]] = []
     loads: list[float] = []
+    clients: list[float] = []
     with contextlib.ExitStack() as servers:
         server = servers.enter_context(AsgiServer(database_url, var, workers=WORKERS))
         live = servers.enter_context(AsgiServer(database_url, var / "live", workers=LIVE_WORKERS, nice=LIVE_NICE)) \
@@ -154,14 +166,14 @@ def main() -> None:
         orders.many(game_id, 20, "warm-up")
         for round_ in range(ROUNDS):
             sides = ("none", "readers") if round_ % 2 == 0 else ("readers", "none")
-            took: dict[str, tuple[float, float, float, float]] = {}
+            took: dict[str, tuple[float, float, float, float, float]] = {}
             for side in sides:
                 if side == "none":
                     cpu = cpu_seconds(server.proc.pid)
                     started = time.perf_counter()
                     times = orders.many(game_id, ORDERS, f"round {round_} alone")
                     took[side] = (statistics.median(times), cpu_seconds(server.proc.pid) - cpu,
-                                  time.perf_counter() - started, 0.0)
+                                  time.perf_counter() - started, 0.0, 0.0)
                 else:
                     took[side] = with_readers(server, live, orders, game_id, kinds, round_, selectors)
             none, readers = took["none"], took["readers"]
@@ -169,6 +181,8 @@ def main() -> None:
                          readers[3] / readers[2]))
             loads.append(os.getloadavg()[0])
             live_cpu = f", live CPU {readers[3] / readers[2]:.0%}" if live is not server else ""
+            live_cpu += f", the readers' client CPU {readers[4] / readers[2]:.0%}"
+            clients.append(readers[4] / readers[2])
             print(f"round {round_ + 1}: order p50 {none[0] * 1000:.1f} ms with no reader, "
                   f"{readers[0] * 1000:.1f} ms with {STREAMS} streams and {POLLS} long-polls on the game "
                   f"(x{readers[0] / none[0]:.2f}); web CPU {readers[1] / readers[2]:.0%} vs {none[1] / none[2]:.0%}"
@@ -187,6 +201,7 @@ def main() -> None:
           f"{spread([r[4] * 100 for r in rows], '{:.0f}')} % without")
     if LIVE_WORKERS:
         print(f"live processes' CPU while ordering:    {spread([r[5] * 100 for r in rows], '{:.0f}')} %")
+    print(f"the readers' client (nice {CLIENT_NICE}):      {spread([c * 100 for c in clients], '{:.0f}')} % CPU")
     print("every reader received every record its viewer may see, exactly once and in order")
     from bench import results
 
@@ -201,7 +216,7 @@ def spread(values: list[float], fmt: str = "{:.2f}") -> str:
 
 def with_readers(server: AsgiServer, live: AsgiServer, orders: Orders, game_id: str,
                  kinds: list[tuple[dict[str, str], Any]], round_: int,
-                 selectors: Any) -> tuple[float, float, float, float]:
+                 selectors: Any) -> tuple[float, float, float, float, float]:
     """Open the readers on the played game (in a child process: parsing 600 readers' bytes
     must not compete with the orders' timing for this interpreter), time the orders, then
     check what each reader got."""
@@ -212,15 +227,15 @@ def with_readers(server: AsgiServer, live: AsgiServer, orders: Orders, game_id: 
              for (headers, viewer), (n_streams, n_polls) in zip(kinds, per_kind, strict=True)]
     ctx = multiprocessing.get_context("spawn")
     ours, theirs = ctx.Pipe()
-    child = ctx.Process(target=readers_child, args=(theirs, live.port, game_id, specs), daemon=True)
+    child = ctx.Process(target=readers_child, args=(theirs, live.port, game_id, specs, CLIENT_NICE), daemon=True)
     child.start()
     try:
         _expect(ours, "ready", 180)
-        cpu, live_cpu = cpu_seconds(server.proc.pid), cpu_seconds(live.proc.pid)
+        cpu, live_cpu, client_cpu = cpu_seconds(server.proc.pid), cpu_seconds(live.proc.pid), own_cpu_seconds(child.pid)
         started = time.perf_counter()
         times = orders.many(game_id, ORDERS, f"round {round_} with readers")
         took = (statistics.median(times), cpu_seconds(server.proc.pid) - cpu, time.perf_counter() - started,
-                cpu_seconds(live.proc.pid) - live_cpu if live is not server else 0.0)
+                cpu_seconds(live.proc.pid) - live_cpu if live is not server else 0.0, own_cpu_seconds(child.pid) - client_cpu)
         expected = [selectors.game_events_list(game_id=game_id, viewer=viewer, after=start[viewer])
                     for _, viewer in kinds]
         assert any(e["type"] == "NoteWritten" for e in expected[0])
@@ -243,10 +258,12 @@ def _expect(conn: Any, what: str, timeout: float) -> None:
         raise AssertionError(f"the readers' process: {detail}")
 
 
-def readers_child(conn: Any, port: int, game_id: str, specs: list[tuple[dict[str, str], int, int, int]]) -> None:
+def readers_child(conn: Any, port: int, game_id: str, specs: list[tuple[dict[str, str], int, int, int]],
+                  nice: int) -> None:
     """In a child process: per viewer kind, its streams and long-polls from its start; reports
     "ready" once they wait, then checks each against the feed the parent sends."""
     try:
+        os.nice(nice)
         asyncio.run(_readers(conn, port, game_id, specs))
     except BaseException as exc:  # the parent must hear of it, not wait
         conn.send(("failed", f"{type(exc).__name__}: {exc}"))
