@@ -23,7 +23,7 @@ bench:          ## every performance figure in one run, each a ratio to its peer
 bench-scheduling: ## 10,000 deadlines expiring at once on 2 Celery workers, then 1,000 active games
 	scripts/with_servers.sh .venv/bin/python bench/scheduling.py
 
-bench-fanout:   ## orders on a game with 500 event streams and 100 long-polls open on it, against none (a few minutes)
+bench-fanout:   ## orders on a game with 500 event streams and 100 long-polls open on it (served by live processes, as in compose), against none (a few minutes)
 	scripts/with_servers.sh .venv/bin/python bench/fanout.py
 
 bench-ratings:  ## rebuilding every rating from 10,000 counted games, and the statements of a rated game's end

@@ -1,13 +1,20 @@
-"""Readers on the game being played, against the production shape (gunicorn with uvicorn
-workers, Redis pub/sub between them): an order's p50 with 500 server-sent-event streams and
-100 long-polls open on the very game the orders go to, beside the same orders with no reader
-open, interleaved over ``BENCH_ROUNDS`` rounds (default and minimum 3). Prints the figures
-and the web processes' CPU; asserts no timings, only that every order was answered 201 and
+"""Readers on the game being played, against the production shape (docker-compose.yml): an
+order's p50 with 500 server-sent-event streams and 100 long-polls open on the very game the
+orders go to, beside the same orders with no reader open, interleaved over ``BENCH_ROUNDS``
+rounds (default and minimum 3), on the same servers either way. Prints the figures and the
+web and live processes' CPU; asserts no timings, only that every order was answered 201 and
 that every reader received exactly the records its viewer may see, each once and in order
 (a third of the readers are the seat that writes the private notes, a third the other seat,
-a third the public). The readers run in a child process, so that parsing their bytes does
-not compete with the timed orders for this interpreter; ``BENCH_LIVE_WORKERS=N`` puts them on
-a second server of N workers (same database, Redis between the two).
+a third the public).
+
+The shape is production's: orders go to ``web`` (gunicorn, ``BENCH_WEB_WORKERS`` uvicorn
+workers, 3), the streams and long-polls to ``live`` (a second gunicorn of
+``BENCH_LIVE_WORKERS`` workers, 2, at ``nice`` ``BENCH_LIVE_NICE``, 10: compose gives it an
+eighth of web's CPU share, about the same weight), on the same database, with Redis between them. The client sends each
+request where the proxy (``deploy/nginx/referee.conf``) would. ``BENCH_LIVE_WORKERS=0``
+puts the readers on ``web`` itself (one server for everything). The readers run in a
+child process, so that parsing their bytes does not compete with the timed orders for this
+interpreter.
 
     scripts/with_servers.sh .venv/bin/python bench/fanout.py
 """
@@ -36,9 +43,12 @@ POLLS = int(os.environ.get("BENCH_POLLS", "100"))
 ORDERS = int(os.environ.get("BENCH_ORDERS", "40"))
 ROUNDS = max(3, int(os.environ.get("BENCH_ROUNDS", "3")))
 WORKERS = int(os.environ.get("BENCH_WEB_WORKERS", "3"))  # docker-compose.yml's web
-#: With a number, the readers read from a second server of that many workers (same database,
-#: Redis between them), as a deployment that serves the live reads apart from orders would.
-LIVE_WORKERS = int(os.environ.get("BENCH_LIVE_WORKERS", "0"))
+#: The readers' server (docker-compose.yml's live): its workers (0: the readers on web) and
+#: its niceness.
+LIVE_WORKERS = int(os.environ.get("BENCH_LIVE_WORKERS", "2"))
+LIVE_NICE = int(os.environ.get("BENCH_LIVE_NICE", "10"))
+#: The readers' own process stands for clients on other machines: its niceness.
+CLIENT_NICE = int(os.environ.get("BENCH_CLIENT_NICE", "0"))
 
 
 class LongPoll:
@@ -102,6 +112,15 @@ def _unchunk(body: bytes) -> bytes:
     return out
 
 
+def own_cpu_seconds(pid: int) -> float:
+    """User + system CPU of the process ``pid`` itself."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU of the gunicorn workers (the children of ``pid``)."""
     ticks = os.sysconf("SC_CLK_TCK")
@@ -136,42 +155,53 @@ def main() -> None:
              ({}, PUBLIC)]
     var = Path(os.environ.get("REFEREE_VAR_DIR", "/tmp")) / "bench-fanout"
     load_at_start = os.getloadavg()
-    rows: list[tuple[float, float, float, float, float]] = []
+    rows: list[tuple[float, float, float, float, float, float]] = []
+    loads: list[float] = []
+    clients: list[float] = []
     with contextlib.ExitStack() as servers:
         server = servers.enter_context(AsgiServer(database_url, var, workers=WORKERS))
-        live = servers.enter_context(AsgiServer(database_url, var / "live", workers=LIVE_WORKERS)) \
+        live = servers.enter_context(AsgiServer(database_url, var / "live", workers=LIVE_WORKERS, nice=LIVE_NICE)) \
             if LIVE_WORKERS else server
         orders = Orders(server.port, tokens[0])
         orders.many(game_id, 20, "warm-up")
         for round_ in range(ROUNDS):
             sides = ("none", "readers") if round_ % 2 == 0 else ("readers", "none")
-            took: dict[str, tuple[float, float, float]] = {}
+            took: dict[str, tuple[float, float, float, float, float]] = {}
             for side in sides:
                 if side == "none":
                     cpu = cpu_seconds(server.proc.pid)
                     started = time.perf_counter()
                     times = orders.many(game_id, ORDERS, f"round {round_} alone")
                     took[side] = (statistics.median(times), cpu_seconds(server.proc.pid) - cpu,
-                                  time.perf_counter() - started)
+                                  time.perf_counter() - started, 0.0, 0.0)
                 else:
-                    took[side] = with_readers(server, live.port, orders, game_id, kinds, round_, selectors)
+                    took[side] = with_readers(server, live, orders, game_id, kinds, round_, selectors)
             none, readers = took["none"], took["readers"]
-            rows.append((none[0], readers[0], readers[0] / none[0], readers[1] / readers[2], none[1] / none[2]))
+            rows.append((none[0], readers[0], readers[0] / none[0], readers[1] / readers[2], none[1] / none[2],
+                         readers[3] / readers[2]))
+            loads.append(os.getloadavg()[0])
+            live_cpu = f", live CPU {readers[3] / readers[2]:.0%}" if live is not server else ""
+            live_cpu += f", the readers' client CPU {readers[4] / readers[2]:.0%}"
+            clients.append(readers[4] / readers[2])
             print(f"round {round_ + 1}: order p50 {none[0] * 1000:.1f} ms with no reader, "
                   f"{readers[0] * 1000:.1f} ms with {STREAMS} streams and {POLLS} long-polls on the game "
-                  f"(x{readers[0] / none[0]:.2f}); web CPU {readers[1] / readers[2]:.0%} vs {none[1] / none[2]:.0%}",
-                  flush=True)
+                  f"(x{readers[0] / none[0]:.2f}); web CPU {readers[1] / readers[2]:.0%} vs {none[1] / none[2]:.0%}"
+                  f"{live_cpu}; load {loads[-1]:.1f}", flush=True)
     ratios = [r[2] for r in rows]
     print()
     print(f"load average {load_at_start[0]:.1f} at the start, {os.getloadavg()[0]:.1f} at the end; "
-          f"{os.cpu_count()} cores; gunicorn with {WORKERS} uvicorn workers"
-          f"{f' (the readers on another with {LIVE_WORKERS})' if LIVE_WORKERS else ''}; {ROUNDS} interleaved rounds of "
+          f"(after each round {spread(loads, '{:.1f}')}); {os.cpu_count()} cores; web: gunicorn with {WORKERS} uvicorn "
+          f"workers; {f'the readers on live: {LIVE_WORKERS} workers at nice {LIVE_NICE}' if LIVE_WORKERS else 'the readers on web'}"
+          f"; {ROUNDS} interleaved rounds of "
           f"{ORDERS} orders per side, min / median / max")
     print(f"order p50, no reader open:             {spread([r[0] * 1000 for r in rows], '{:.1f}')} ms")
     print(f"order p50, {STREAMS} streams + {POLLS} long-polls: {spread([r[1] * 1000 for r in rows], '{:.1f}')} ms")
     print(f"ratio (goal <= 2):                     {spread(ratios)}")
     print(f"web processes' CPU while ordering:     {spread([r[3] * 100 for r in rows], '{:.0f}')} % with readers, "
           f"{spread([r[4] * 100 for r in rows], '{:.0f}')} % without")
+    if LIVE_WORKERS:
+        print(f"live processes' CPU while ordering:    {spread([r[5] * 100 for r in rows], '{:.0f}')} %")
+    print(f"the readers' client (nice {CLIENT_NICE}):      {spread([c * 100 for c in clients], '{:.0f}')} % CPU")
     print("every reader received every record its viewer may see, exactly once and in order")
     from bench import results
 
@@ -184,8 +214,9 @@ def spread(values: list[float], fmt: str = "{:.2f}") -> str:
     return of(values, fmt)
 
 
-def with_readers(server: AsgiServer, live_port: int, orders: Orders, game_id: str,
-                 kinds: list[tuple[dict[str, str], Any]], round_: int, selectors: Any) -> tuple[float, float, float]:
+def with_readers(server: AsgiServer, live: AsgiServer, orders: Orders, game_id: str,
+                 kinds: list[tuple[dict[str, str], Any]], round_: int,
+                 selectors: Any) -> tuple[float, float, float, float, float]:
     """Open the readers on the played game (in a child process: parsing 600 readers' bytes
     must not compete with the orders' timing for this interpreter), time the orders, then
     check what each reader got."""
@@ -196,14 +227,15 @@ def with_readers(server: AsgiServer, live_port: int, orders: Orders, game_id: st
              for (headers, viewer), (n_streams, n_polls) in zip(kinds, per_kind, strict=True)]
     ctx = multiprocessing.get_context("spawn")
     ours, theirs = ctx.Pipe()
-    child = ctx.Process(target=readers_child, args=(theirs, live_port, game_id, specs), daemon=True)
+    child = ctx.Process(target=readers_child, args=(theirs, live.port, game_id, specs, CLIENT_NICE), daemon=True)
     child.start()
     try:
         _expect(ours, "ready", 180)
-        cpu = cpu_seconds(server.proc.pid)
+        cpu, live_cpu, client_cpu = cpu_seconds(server.proc.pid), cpu_seconds(live.proc.pid), own_cpu_seconds(child.pid)
         started = time.perf_counter()
         times = orders.many(game_id, ORDERS, f"round {round_} with readers")
-        took = (statistics.median(times), cpu_seconds(server.proc.pid) - cpu, time.perf_counter() - started)
+        took = (statistics.median(times), cpu_seconds(server.proc.pid) - cpu, time.perf_counter() - started,
+                cpu_seconds(live.proc.pid) - live_cpu if live is not server else 0.0, own_cpu_seconds(child.pid) - client_cpu)
         expected = [selectors.game_events_list(game_id=game_id, viewer=viewer, after=start[viewer])
                     for _, viewer in kinds]
         assert any(e["type"] == "NoteWritten" for e in expected[0])
@@ -226,10 +258,12 @@ def _expect(conn: Any, what: str, timeout: float) -> None:
         raise AssertionError(f"the readers' process: {detail}")
 
 
-def readers_child(conn: Any, port: int, game_id: str, specs: list[tuple[dict[str, str], int, int, int]]) -> None:
+def readers_child(conn: Any, port: int, game_id: str, specs: list[tuple[dict[str, str], int, int, int]],
+                  nice: int) -> None:
     """In a child process: per viewer kind, its streams and long-polls from its start; reports
     "ready" once they wait, then checks each against the feed the parent sends."""
     try:
+        os.nice(nice)
         asyncio.run(_readers(conn, port, game_id, specs))
     except BaseException as exc:  # the parent must hear of it, not wait
         conn.send(("failed", f"{type(exc).__name__}: {exc}"))

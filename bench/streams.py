@@ -46,7 +46,7 @@ class AsgiServer:
     on the database of ``database_url``, as docker-compose.yml runs it."""
 
     def __init__(self, database_url: str, var_dir: Path, *, workers: int = 2, extra_env: dict[str, str] | None = None,
-                 log: Path | None = None) -> None:
+                 log: Path | None = None, nice: int = 0) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = {
@@ -64,8 +64,10 @@ class AsgiServer:
         self.log_path = log or var_dir / "server.log"
         var_dir.mkdir(parents=True, exist_ok=True)
         self._log = self.log_path.open("w")
+        # ``nice``: a lower CPU priority, as a deployment may give the processes of the live reads.
+        prefix = ["nice", "-n", str(nice)] if nice else []
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "config.asgi:application", "-k", "config.asgi.Worker",
+            [*prefix, sys.executable, "-m", "gunicorn", "config.asgi:application", "-k", "config.asgi.Worker",
              "--workers", str(workers), "--bind", f"127.0.0.1:{self.port}", "--graceful-timeout", "3",
              "--timeout", "60"],
             cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT,

@@ -13,7 +13,6 @@ import os
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("REFEREE_SERVER", "asgi")
 
-import re  # noqa: E402
 import sys  # noqa: E402
 from typing import Any  # noqa: E402
 
@@ -21,10 +20,8 @@ import django  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.core.handlers.asgi import ASGIHandler  # noqa: E402
 
+from api.live_paths import LIVE_PATH  # noqa: E402
 from api.middleware import RequestLimitsASGI  # noqa: E402
-
-#: The waiting and streaming reads (``api.views.live.async_entry``).
-LIVE_PATH = re.compile(r"^/api/games/[^/]+/(events|stream)/$")
 
 
 class Handler(ASGIHandler):

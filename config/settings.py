@@ -70,16 +70,17 @@ FRONTEND_DEFAULT_RULESET = "worms"
 MIDDLEWARE = [
     "referee.logs.RequestContextMiddleware",  # first: every later line of the request carries its id
     "api.middleware.RejectNulMiddleware",
-    "django.middleware.security.SecurityMiddleware",
+    # Django's middleware, each run on the event loop for the live reads (api/live_middleware.py).
+    "api.live_middleware.SecurityMiddleware",
     # Static files (the offline API docs' assets, the admin's) from the web process itself:
     # under uvicorn or gunicorn nothing else serves them.
     "api.middleware.StaticFilesMiddleware",  # WhiteNoise, leaving other requests async
-    "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.common.CommonMiddleware",
-    "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "api.live_middleware.SessionMiddleware",
+    "api.live_middleware.CommonMiddleware",
+    "api.live_middleware.CsrfViewMiddleware",
+    "api.live_middleware.AuthenticationMiddleware",
+    "api.live_middleware.MessageMiddleware",
+    "api.live_middleware.XFrameOptionsMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"

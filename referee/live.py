@@ -21,6 +21,8 @@ whatever commits after that read reaches it through the shared one.
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
 import logging
 import threading
 import time
@@ -138,39 +140,61 @@ def hub() -> Hub:
 class Change:
     """Fires once, when the game's next read is in: every reader waiting on it wakes.
 
-    What ``asyncio.wait_for(event.wait(), timeout)`` does, without its task per wait: with
-    hundreds of streams on a game, each new record woke as many tasks again."""
+    What ``asyncio.wait_for(event.wait(), timeout)`` does, without its task per wait nor a
+    loop timer per waiter: with hundreds of streams on a game, each new record woke as many
+    tasks, then made and cancelled as many timers. The waiters' deadlines are kept in a heap
+    of their own, and the loop holds one timer, for the earliest."""
 
-    __slots__ = ("fired", "waiters")
+    __slots__ = ("fired", "waiters", "_deadlines", "_timer")
 
     def __init__(self) -> None:
         self.fired = False
         self.waiters: set[asyncio.Future[bool]] = set()
+        self._deadlines: list[tuple[float, int, asyncio.Future[bool]]] = []
+        self._timer: asyncio.TimerHandle | None = None
 
     def fire(self) -> None:
         self.fired = True
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         for waiter in self.waiters:
             if not waiter.done():
                 waiter.set_result(True)
         self.waiters.clear()
+        self._deadlines.clear()
 
     async def wait(self, timeout: float) -> bool:
         if self.fired:
             return True
         loop = asyncio.get_running_loop()
         waiter: asyncio.Future[bool] = loop.create_future()
+        deadline = loop.time() + timeout
         self.waiters.add(waiter)
-        timer = loop.call_later(timeout, _time_up, waiter)
+        heapq.heappush(self._deadlines, (deadline, next(_order), waiter))
+        if self._timer is None or self._timer.when() > deadline:
+            if self._timer is not None:
+                self._timer.cancel()
+            self._timer = loop.call_at(deadline, self._time_up, loop)
         try:
             return await waiter
         finally:
-            timer.cancel()
             self.waiters.discard(waiter)
 
+    def _time_up(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._timer = None
+        # The loop runs a timer up to its clock's resolution early: a millisecond's grace.
+        now = loop.time() + 0.001
+        heap = self._deadlines
+        while heap and (heap[0][0] <= now or heap[0][2].done()):
+            waiter = heapq.heappop(heap)[2]
+            if not waiter.done():
+                waiter.set_result(False)
+        if heap:
+            self._timer = loop.call_at(heap[0][0], self._time_up, loop)
 
-def _time_up(waiter: asyncio.Future[bool]) -> None:
-    if not waiter.done():
-        waiter.set_result(False)
+
+_order = itertools.count()  # ties between equal deadlines, without comparing futures
 
 
 class GameFeed:

@@ -16,7 +16,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[3]
 COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
 SERVICES = COMPOSE["services"]
-APP_SERVICES = ("migrate", "web", "worker", "beat")
+APP_SERVICES = ("migrate", "web", "live", "worker", "beat")
 SETTINGS_SOURCE = (ROOT / "config" / "settings.py").read_text()
 
 
@@ -30,10 +30,10 @@ def resolved(value: str) -> str:
 
 
 def test_every_part_of_the_production_shape_is_there():
-    assert {"db", "redis", "migrate", "web", "worker", "beat"} <= set(SERVICES)
+    assert {"db", "redis", "migrate", "proxy", "web", "live", "worker", "beat"} <= set(SERVICES)
 
 
-@pytest.mark.parametrize("service", ["db", "redis", "web", "worker", "beat"])
+@pytest.mark.parametrize("service", ["db", "redis", "proxy", "web", "live", "worker", "beat"])
 def test_every_long_running_service_has_a_healthcheck(service):
     assert SERVICES[service]["healthcheck"]["test"]
 
@@ -59,7 +59,7 @@ def test_migrations_run_as_the_owner_and_the_service_as_a_role_that_owns_nothing
     owner = f"postgres://{db['POSTGRES_USER']}:{resolved(db['POSTGRES_PASSWORD'])}@db:5432/{db['POSTGRES_DB']}"
     assert resolved(env_of("migrate")["DATABASE_URL"]) == owner
     app = f"postgres://referee_app:{resolved(db['REFEREE_APP_DB_PASSWORD'])}@db:5432/{db['POSTGRES_DB']}"
-    for service in ("web", "worker", "beat"):
+    for service in ("web", "live", "worker", "beat"):
         assert resolved(env_of(service)["DATABASE_URL"]) == app, service
         assert env_of(service)["REFEREE_DB_APP_ROLE"] == "referee_app"
 
