@@ -114,11 +114,11 @@ def _check_layout(page: Page, colour: str) -> None:
             assert box is not None and box["x"] + box["width"] <= min(wrap["x"] + wrap["width"],
                                                                      page.viewport_size["width"]) + 1, (cell, box)
     board = page.locator("svg.wormlord").bounding_box()
-    assert board["x"] >= 0 and board["x"] + board["width"] <= page.viewport_size["width"]
+    assert 0 <= board["x"] <= page.viewport_size["width"] - board["width"], board
     base = page.locator("svg.wormlord g.space", has=page.locator("title", has_text=f"{colour}'s base"))
     square = base.locator("rect").first.bounding_box()
     assert square["width"] >= 44 and square["height"] >= 44, square
-    assert square["x"] >= 0 and square["x"] + square["width"] <= page.viewport_size["width"]
+    assert 0 <= square["x"] <= page.viewport_size["width"] - square["width"], square
 
 
 def _play_a_whole_game(server: str, browser, artifacts, viewport: dict, tag: str) -> None:
