@@ -12,7 +12,9 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import uuid
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from contextlib import nullcontext
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.conf import settings
@@ -28,7 +30,7 @@ from referee.errors import RefereeError
 from referee.instance import referee_get
 from referee.models import DueWork, Game, SchedulerHeartbeat, Vacation
 from referee.store import sql as store_sql
-from referee.store.base import GameInfo, NewRecord, RecordKind
+from referee.store.base import GameInfo, NewRecord, RecordKind, TransactionSpoilt
 
 log = logging.getLogger(__name__)
 SWEEPER = "sweeper"
@@ -150,15 +152,16 @@ class Away:
 
 
 # The game locked, then (once the lock is held, each with a snapshot of its own: the
-# functions of migration 0011) its first pending row of the key, its vacations not over by
-# a moment and the seats it e-mails: one round trip. No row lock on the due row: the game's
-# lock guards its due rows (referee/due_rows.py).
-_LOCK_GAME_AND_ROW = (
+# functions of migrations 0013 and 0014) its pending due rows, one result row each (the
+# job's own among them), its vacations not over by a moment and the seats it e-mails with
+# their e-mail choices: one round trip, and the unit needs no other read of its due rows.
+# No row lock on the due rows: the game's lock guards them (referee/due_rows.py).
+_LOCK_GAME_AND_ROWS = (
     f"SELECT l.*, x.away, x.mail, {store_sql.columns(DueWork, 'd')} FROM ("
     f"SELECT {store_sql.columns(Game)} FROM referee_game WHERE id = %s::uuid FOR NO KEY UPDATE) AS l "
     "CROSS JOIN LATERAL (SELECT referee_game_vacations(l.id, %s::timestamptz) AS away, "
     "referee_game_recipients(l.id) AS mail) AS x "
-    "LEFT JOIN LATERAL referee_due_row(l.id, %s::varchar, %s::varchar) AS d ON true"
+    "LEFT JOIN LATERAL referee_pending_due_work(l.id) AS d ON true"
 )
 
 
@@ -170,13 +173,11 @@ def _vacations_known(game: Game, since: dt.datetime, column: Any) -> None:
     ])
 
 
-def _recipients(game: Game, seats: Any) -> list[notifications.Recipient]:
-    """Who of these seats the referee e-mails: from what the game's lock read, if it did."""
-    known = getattr(game, "_recipients", None)
-    if known is None:
-        return notifications.recipients_get(game_id=str(game.pk), seats=seats)
+def _recipients(mail: list[Any], seats: Any, notice: str) -> list[notifications.Recipient]:
+    """Who of these seats gets ``notice`` by e-mail, from what the game's lock read."""
     wanted = {int(n) for n in seats}
-    return [notifications.Recipient(name, email) for number, name, email in known if number in wanted]
+    return [notifications.Recipient(name, email) for number, name, email, choices in mail
+            if number in wanted and notices_record.wanted_by_email(notice, choices)]
 
 
 _AWAY_OF_GAMES = ("SELECT s.game_id, s.number, v.starts_at, v.ends_at FROM referee_vacation v "
@@ -262,8 +263,18 @@ def due_work_run(*, game_id: str, key: str, kind: str = "", now: dt.datetime | N
     Safe to call twice.
 
     Locks are always taken game first, then row (as orders do: the game, then its rows in
-    ``due_work_sync``), so a job and an order, or two jobs of one game, never deadlock."""
+    ``due_work_sync``), so a job and an order, or two jobs of one game, never deadlock. The
+    unit's appends are held and written in one statement at its end (``referee.store.held``);
+    should that statement find the log moved on, the unit is rolled back and run again with
+    each append written as it is decided."""
     now = now or clock.now()
+    try:
+        return _run_job(game_id, key, kind, now, hold=True)
+    except TransactionSpoilt:
+        return _run_job(game_id, key, kind, now, hold=False)
+
+
+def _run_job(game_id: str, key: str, kind: str, now: dt.datetime, *, hold: bool) -> str:
     with transaction.atomic():
         game, row = _locked_game_and_row(game_id, key, kind, now)
         if game is None:
@@ -271,32 +282,36 @@ def due_work_run(*, game_id: str, key: str, kind: str = "", now: dt.datetime | N
         if row is None:
             return "nothing to do"
         unit = _Unit.of(game)
-        result = _execute(unit.rows.adopt([row])[0], unit, now)
-        if unit.due is not None:
-            _run_rows(unit, unit.due, now)
-        unit.rows.flush()
+        with _referee().store.holding(str(game.pk)) if hold else nullcontext():
+            result = _execute(unit.rows.adopt([row])[0], unit, now)
+            if unit.due is not None:
+                _run_rows(unit, unit.due, now)
+        unit.finish()
         return result
 
 
 def _locked_game_and_row(game_id: str, key: str, kind: str, now: dt.datetime) -> tuple[Game | None, DueWork | None]:
     """The game, locked, then its first pending row of ``key`` (and ``kind``) with the game's
-    vacations (read after the lock, so none declared meanwhile is missed)."""
+    vacations (read after the lock, so none declared meanwhile is missed). On PostgreSQL the
+    game's other pending rows and its e-mail recipients come along (kept on the game row)."""
     if store_sql.enabled():
         try:
             uuid.UUID(str(game_id))
         except ValueError:
             return None, None
-        found = store_sql.run(_LOCK_GAME_AND_ROW, (str(game_id), now, key, kind))
+        found = store_sql.run(_LOCK_GAME_AND_ROWS, (str(game_id), now))
         if not found:
             return None, None
         width = len(Game._meta.concrete_fields)
-        row = found[0]
-        game = store_sql.instances(Game, [row[:width]])[0]
-        _vacations_known(game, now, row[width])
-        game._recipients = store_sql.loads(row[width + 1]) or []  # type: ignore[attr-defined]
-        if row[width + 2] is None:
-            return game, None
-        return game, store_sql.instances(DueWork, [row[width + 2:]])[0]
+        game = store_sql.instances(Game, [found[0][:width]])[0]
+        _vacations_known(game, now, found[0][width])
+        game._mail = store_sql.loads(found[0][width + 1]) or []  # type: ignore[attr-defined]
+        pending = store_sql.instances(DueWork, [row[width + 2:] for row in found if row[width + 2] is not None])
+        pending_known(game, pending)
+        mine = [r for r in pending if r.key == key and (not kind or r.kind == kind)]
+        # As the index would give them: by due time (no time last), then by id.
+        mine.sort(key=lambda r: (r.due_at is None, r.due_at or now, r.pk))
+        return game, (mine[0] if mine else None)
     game = Game.objects.select_for_update(no_key=True).filter(pk=game_id).first()
     if game is None:
         return None, None
@@ -318,11 +333,31 @@ class _Unit:
     position: Position | None = None
     due: list[DueWork] | None = None
     live_told: bool = False  # live readers are told once per unit, when it commits
+    #: The seats the game e-mails, with their e-mail choices, as read with its lock (None:
+    #: not read; each turn or reminder row then reads and records its own).
+    mail: list[Any] | None = None
+    #: E-mails to send once the unit's rows are written: (row, send, how many it addresses).
+    mail_out: list[tuple[DueWork, Callable[[], int], int]] = field(default_factory=list)
 
     @classmethod
     def of(cls, game: Game) -> _Unit:
         info = game_info(game)
-        return cls(game, info, _referee().ruleset_for(info), DueRows(game))
+        rows = DueRows(game, game.__dict__.pop("_pending_due", None))
+        return cls(game, info, _referee().ruleset_for(info), rows, mail=game.__dict__.pop("_mail", None))
+
+    def finish(self) -> None:
+        """Write the unit's due rows (and the notices of its turn and reminder rows), then
+        send their e-mails: only for rows that went in, so a notice row never runs when a
+        row of its key was there already."""
+        self.rows.flush()
+        for row, send, addressed in self.mail_out:
+            if row.pk is None:
+                continue
+            sent = send()
+            if sent != addressed:  # a message the mail backend refused: the row says what went
+                row.result = f"{row.result.split(' ')[0]} {sent}"
+                DueWork.objects.filter(game_id=self.game.pk, pk=row.pk).update(result=row.result)
+        self.mail_out = []
 
     def tell_live_readers(self) -> None:
         """Live readers learn of what the unit appended as soon as it commits, whoever ran
@@ -406,12 +441,30 @@ def _perform(unit: _Unit, row: DueWork, now: dt.datetime) -> str:
         return "ran" if outcome is not None else "no longer due"
     if row.kind == DueWork.Kind.DEADLINE:
         return _expire(unit, row, now)
+    if unit.mail is not None and unit.rows.noting:
+        return _notify_with_unit(unit, row, now)
     to = notifications.recipients_get(game_id=game_id, seats=row.seats, due_kind=row.kind, key=row.key)
     if row.kind == DueWork.Kind.NOTIFY:
         return f"notified {notifications.turn_started(game=game, recipients=to)}"
     deadline = unit.rows.deadline_of(row.key)
     due_at = deadline.due_at if deadline is not None and deadline.due_at is not None else now
     return f"reminded {notifications.deadline_near(game=game, recipients=to, due_at=due_at)}"
+
+
+def _notify_with_unit(unit: _Unit, row: DueWork, now: dt.datetime) -> str:
+    """A turn's or a reminder's e-mails and notices, from the recipients the game's lock
+    read: the notices are recorded by the unit's write, the e-mails sent after it."""
+    game, notice = unit.game, notices_record.FROM_DUE_KIND[row.kind]
+    to = _recipients(unit.mail or [], row.seats, notice)
+    unit.rows.note(notice, row, now)
+    notices_record.nudge_after_commit()
+    if row.kind == DueWork.Kind.NOTIFY:
+        unit.mail_out.append((row, lambda: notifications.turn_started(game=game, recipients=to), len(to)))
+        return f"notified {len(to)}"
+    deadline = unit.rows.deadline_of(row.key)
+    due_at = deadline.due_at if deadline is not None and deadline.due_at is not None else now
+    unit.mail_out.append((row, lambda: notifications.deadline_near(game=game, recipients=to, due_at=due_at), len(to)))
+    return f"reminded {len(to)}"
 
 
 def _expire(unit: _Unit, row: DueWork, now: dt.datetime) -> str:
@@ -477,8 +530,9 @@ def sweep(*, now: dt.datetime | None = None, limit: int = 10_000, batch: int | N
                 try:
                     with transaction.atomic():
                         unit = _Unit.of(game)
-                        ran += _run_rows(unit, unit.rows.adopt(rows.get(game.pk, [])), now)
-                        unit.rows.flush()
+                        with _referee().store.holding(str(game.pk)):
+                            ran += _run_rows(unit, unit.rows.adopt(rows.get(game.pk, [])), now)
+                        unit.finish()
                 except Exception:
                     log.exception("due work of game %s failed; it is left for the next sweep", game.pk)
                     metrics.job_retried("sweep", "failed")

@@ -18,6 +18,7 @@ import datetime as dt
 import enum
 from abc import ABC, abstractmethod
 from collections.abc import Generator, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -260,6 +261,12 @@ class EventStore(ABC):
         if snapshot is not None:
             self.save_snapshot(snapshot)
         return stored
+
+    def holding(self, game_id: str) -> AbstractContextManager[None]:
+        """Within the block, the game's ``append_at_tail`` calls may be held and written
+        together when it ends (reads of the game's log still see them). By default each
+        is written as it comes."""
+        return nullcontext()
 
     def load(self, game_id: str, upto: int | None = None) -> LoadedTail:
         """The latest snapshot at or before ``upto`` and the records from its seq on."""

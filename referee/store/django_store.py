@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Iterator, Sequence
+from contextlib import contextmanager
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -28,6 +29,7 @@ from referee.store.base import (
     stored_record,
 )
 from referee.store.hashing import GENESIS
+from referee.store.held import HeldAppends
 
 MAX_SEQ = 2**31 - 1
 
@@ -93,7 +95,40 @@ _SNAPSHOT_SQL = ("INSERT INTO referee_snapshot (game_id, seq, ruleset_version, s
                  "VALUES (%s::uuid, %s::int4, %s::varchar, %s::jsonb, %s::varchar, now()) ON CONFLICT DO NOTHING")
 
 
+_HELD = HeldAppends()
+
+
 class DjangoEventStore(EventStore):
+    @contextmanager
+    def holding(self, game_id: str) -> Iterator[None]:
+        """Hold the game's appends until the block ends, then write them in one statement
+        (``referee.store.held``); an exception drops them (the caller's transaction rolls
+        back). Reads of the game's log meanwhile write them first. PostgreSQL only."""
+        game = str(game_id)
+        if not sql.enabled() or game in _HELD.games:
+            yield
+            return
+        _HELD.games[game] = None
+        try:
+            yield
+            self._settle(game)
+        finally:
+            _HELD.games.pop(game, None)
+
+    def _settle(self, game_id: str) -> None:
+        """Write what is held for the game, if anything. A held append that no longer fits
+        the log (a writer that did not take the game's lock) spoils the unit: its caller
+        runs it again without holding."""
+        if not _HELD.games:
+            return
+        held = _HELD.take(str(game_id))
+        if held is not None:
+            try:
+                self._write(str(game_id), held.first_seq, held.prev_hash, held.records, held.snapshot)
+            except ConcurrencyError:
+                raise TransactionSpoilt("The game moved on while its held records waited.",
+                                        expected=held.first_seq) from None
+
     def cache_scope(self) -> object:
         from django.db import connection
 
@@ -152,6 +187,7 @@ class DjangoEventStore(EventStore):
         self, game_id: str, expected_seq: int, records: Sequence[NewRecord], now: dt.datetime,
         prev_hash: str | None = None, snapshot: Snapshot | None = None,
     ) -> list[StoredRecord]:
+        self._settle(game_id)
         if not records:
             return []
         if sql.enabled():
@@ -196,6 +232,13 @@ class DjangoEventStore(EventStore):
         self, game_id: str, expected_seq: int, records: Sequence[NewRecord], now: dt.datetime, *,
         prev_hash: str, snapshot: Snapshot | None = None,
     ) -> list[StoredRecord]:
+        game = str(game_id)
+        if game in _HELD.games and records:
+            if not _HELD.follows(game, expected_seq, prev_hash, snapshot):
+                self._settle(game)
+            stored = stamp(game, expected_seq, GENESIS if expected_seq == 1 else prev_hash, records, now)
+            _HELD.hold(game, expected_seq, GENESIS if expected_seq == 1 else prev_hash, stored, snapshot)
+            return stored
         return self.append(game_id, expected_seq, records, now, prev_hash=prev_hash, snapshot=snapshot)
 
     def _append_sql(
@@ -213,7 +256,13 @@ class DjangoEventStore(EventStore):
                 raise ConcurrencyError("The order expected a log position that does not exist yet.",
                                        expected=expected_seq)
             prev_hash = found[0][0]
-        stored = stamp(game_id, expected_seq, prev_hash, records, now)
+        return self._write(game_id, expected_seq, prev_hash, stamp(game_id, expected_seq, prev_hash, records, now),
+                           snapshot)
+
+    def _write(self, game_id: str, expected_seq: int, prev_hash: str, stored: Sequence[StoredRecord],
+               snapshot: Snapshot | None) -> list[StoredRecord]:
+        """Write records already numbered, chained and hashed after ``prev_hash``: one INSERT
+        (``sql.insert_sql``), all of them or none."""
         r = stored[0]
         params: list[object] = [
             game_id, r.seq, str(r.kind), r.type, r.schema_version, sql.dumps(r.payload), r.audience_kind,
@@ -248,9 +297,10 @@ class DjangoEventStore(EventStore):
                                     expected=expected_seq) from None
         if len(written) != len(stored):
             raise ConcurrencyError("The game moved on while this order was being decided.", expected=expected_seq)
-        return stored
+        return list(stored)
 
     def load(self, game_id: str, upto: int | None = None) -> LoadedTail:
+        self._settle(game_id)
         if not sql.enabled():
             return super().load(game_id, upto)
         game = str(game_id)
@@ -264,6 +314,7 @@ class DjangoEventStore(EventStore):
         return LoadedTail(snapshot, records)
 
     def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[StoredRecord]:
+        self._settle(game_id)
         if sql.enabled():
             game = str(game_id)
             rows = sql.run(_READ_SQL, (game, after, MAX_SEQ if upto is None else upto), records=True)
@@ -283,6 +334,7 @@ class DjangoEventStore(EventStore):
         return out
 
     def read_events(self, game_id: str, after: int = 0, upto: int | None = None) -> list[LoggedEvent]:
+        self._settle(game_id)
         if sql.enabled():
             loads = sql.loads
             rows = sql.run(_EVENTS_SQL, (str(game_id), after, MAX_SEQ if upto is None else upto))
@@ -295,6 +347,7 @@ class DjangoEventStore(EventStore):
     def iter_events(
         self, game_id: str, after: int = 0, upto: int | None = None
     ) -> Generator[LoggedEvent, None, None]:
+        self._settle(game_id)
         params = (str(game_id), after, MAX_SEQ if upto is None else upto)
         if not sql.enabled():
             yield from self.read_events(game_id, after=after, upto=upto)
@@ -304,6 +357,7 @@ class DjangoEventStore(EventStore):
             yield seq, type_, loads(payload), version
 
     def last_seq(self, game_id: str) -> int:
+        self._settle(game_id)
         if sql.enabled():
             rows = sql.run(_LAST_SQL, (str(game_id),))
             return rows[0][0] if rows else 0
@@ -311,6 +365,7 @@ class DjangoEventStore(EventStore):
         return row or 0
 
     def find_key(self, game_id: str, key: str, *, actor_kind: str, actor_seat: int | None) -> StoredRecord | None:
+        self._settle(game_id)
         scope = key_scope(actor_kind, actor_seat)
         if sql.enabled():
             rows = sql.run(_KEY_SQL, (str(game_id), key, scope), records=True)
@@ -319,9 +374,11 @@ class DjangoEventStore(EventStore):
         return next((_record(r) for r in rows if key_scope(r.actor_kind, r.actor_seat) == scope), None)
 
     def caused_by(self, game_id: str, seq: int) -> list[StoredRecord]:
+        self._settle(game_id)
         return [_record(r) for r in Event.objects.filter(game_id=game_id, cause_seq=seq).order_by("seq")]
 
     def save_snapshot(self, snapshot: Snapshot) -> None:
+        self._settle(snapshot.game_id)
         if sql.enabled():
             sql.run(_SNAPSHOT_SQL, (snapshot.game_id, snapshot.seq, snapshot.ruleset_version,
                                     sql.dumps(snapshot.state), snapshot.state_hash))
@@ -333,6 +390,7 @@ class DjangoEventStore(EventStore):
         )
 
     def latest_snapshot(self, game_id: str, upto: int | None = None) -> Snapshot | None:
+        self._settle(game_id)
         qs = SnapshotRow.objects.filter(game_id=game_id)
         if upto is not None:
             qs = qs.filter(seq__lte=upto)
@@ -340,9 +398,11 @@ class DjangoEventStore(EventStore):
         return self._snap(row) if row else None
 
     def snapshots(self, game_id: str) -> list[Snapshot]:
+        self._settle(game_id)
         return [self._snap(r) for r in SnapshotRow.objects.filter(game_id=game_id).order_by("seq")]
 
     def drop_snapshot(self, game_id: str, seq: int) -> None:
+        self._settle(game_id)
         SnapshotRow.objects.filter(game_id=game_id, seq=seq).delete()
 
     @staticmethod
