@@ -12,7 +12,7 @@ import pytest
 from django.core import mail
 
 from notices import services as notice_services
-from referee import scheduling
+from referee import due_jobs, scheduling
 from referee.instance import referee_get
 from referee.models import DueWork, Event
 from referee.store.base import NewRecord, RecordKind, stamp
@@ -66,7 +66,7 @@ def test_a_held_expiry_that_no_longer_fits_the_log_is_not_written_and_the_job_ru
     row = _deadline(game)
     store = referee_get().store
     game_id = str(game.pk)
-    run_rows, intruded = scheduling._run_rows, []
+    run_rows, intruded = due_jobs._run_rows, []
 
     def intruding(unit, rows, now, *args):
         if not intruded:  # once, between the held expiry and the turn start it makes due
@@ -75,7 +75,7 @@ def test_a_held_expiry_that_no_longer_fits_the_log_is_not_written_and_the_job_ru
                 game_id, tail.seq + 1, tail.hash, [_notice("intruder")], now), None))
         return run_rows(unit, rows, now, *args)
 
-    monkeypatch.setattr(scheduling, "_run_rows", intruding)
+    monkeypatch.setattr(due_jobs, "_run_rows", intruding)
     result = scheduling.due_work_run(game_id=game_id, key=row.key, kind="deadline",
                                      now=row.due_at + dt.timedelta(minutes=1))
     assert result.startswith("referee played"), result
