@@ -89,10 +89,10 @@ def in_process_jobs(game_ids: Sequence[str]) -> dict[str, Any]:
     spent: list[float] = []
     real_run = store_sql.run
 
-    def timed(sql: str, params: Any = ()) -> list[tuple[Any, ...]]:
+    def timed(sql: str, params: Any = (), **options: Any) -> list[tuple[Any, ...]]:
         t = time.perf_counter()
         try:
-            return real_run(sql, params)
+            return real_run(sql, params, **options)
         finally:
             spent.append(time.perf_counter() - t)
 
