@@ -98,7 +98,7 @@ def _run_job(game_id: str, key: str, kind: str, now: dt.datetime, *, hold: bool)
             result = _execute(unit.rows.adopt([row])[0], unit, now)
             if unit.due is not None:
                 _run_rows(unit, unit.due, now)
-        unit.finish()
+            unit.finish()
         return result
 
 
@@ -160,8 +160,10 @@ class _Unit:
     def finish(self) -> None:
         """Write the unit's due rows (and the notices of its turn and reminder rows), then
         send their e-mails: only for rows that went in, so a notice row never runs when a
-        row of its key was there already."""
-        self.rows.flush()
+        row of its key was there already. Within ``holding``, the records the unit's appends
+        held go in with the due rows, in the same statement."""
+        held = _referee().store.take_held(str(self.game.pk)) if self.rows.unwritten else None
+        self.rows.flush(held)
         for row, send, addressed in self.mail_out:
             if row.pk is None:
                 continue

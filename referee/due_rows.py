@@ -17,11 +17,13 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Sequence
 
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 
 from notices import record as notices_record
 from referee.models import DueWork, Game
 from referee.store import sql as store_sql
+from referee.store.base import TransactionSpoilt
 
 # The pending rows by the partial index of pending rows, the rows of the keys by the unique
 # (game, key, kind) index: never the game's finished rows, however many pile up. Each key is
@@ -56,9 +58,17 @@ _CHANGED_AND_NEW = (
     "SELECT 1 FROM referee_duework x WHERE x.game_id = %(game)s::uuid AND x.key = e->>0 OFFSET 0) "
     "RETURNING id, key, kind)"
 )
-_FLUSH = f"WITH {_CHANGED_AND_NEW} SELECT id, key, kind FROM ins"
-# ... and, in the same statement, the notices of the unit's turn and reminder rows.
-_FLUSH_NOTING = f"WITH {_CHANGED_AND_NEW}, {notices_record.DUE_NOTICES_CTES} SELECT id, key, kind FROM ins"
+# ... and, in the same statement, the notices of the unit's turn and reminder rows, and the
+# records the unit's appends held (``referee.store.held``), each part's rows told apart.
+_NOTING = f", {notices_record.DUE_NOTICES_CTES}"
+_DUE_ROWS = "SELECT 'due', id, key, kind FROM ins"
+
+
+def _flush_sql(noting: bool, held: store_sql.HeldInsert | None) -> str:
+    ctes = f"{held.ctes}, " if held is not None else ""
+    rows = (f"SELECT 'record', seq, NULL, NULL FROM ({held.written}) AS w UNION ALL {_DUE_ROWS}"
+            if held is not None else _DUE_ROWS)
+    return f"WITH {ctes}{_CHANGED_AND_NEW}{_NOTING if noting else ''} {rows}"
 
 
 def _iso(moment: dt.datetime | None) -> str | None:
@@ -132,9 +142,16 @@ class DueRows:
                 return row
         return DueWork.objects.filter(game=self.game, key=key, kind=DueWork.Kind.DEADLINE).first()
 
-    def flush(self) -> list[DueWork]:
-        """Write what the unit changed and made: one statement (PostgreSQL). Returns the new
-        rows that went in (all of them, unless the rows of done keys were never read)."""
+    @property
+    def unwritten(self) -> bool:
+        """Whether the unit changed or made rows that ``flush`` has yet to write."""
+        return bool(self._changed or self._new)
+
+    def flush(self, held: store_sql.HeldInsert | None = None) -> list[DueWork]:
+        """Write what the unit changed and made: one statement (PostgreSQL), which also
+        writes ``held``, the records the unit's appends held, if given (all of them or the
+        unit fails: ``TransactionSpoilt``). Returns the new rows that went in (all of them,
+        unless the rows of done keys were never read)."""
         changed, new = list(self._changed.values()), self._new
         self._changed, self._new = {}, []
         if not changed and not new:
@@ -164,7 +181,18 @@ class DueRows:
                 params["notes"] = store_sql.dumps([dict(zip(("notice", "key", "kind", "seats", "known"), n,
                                                             strict=True)) for n in notes])
                 params["now"] = noted_at
-            ids = {(key, kind): pk for pk, key, kind in store_sql.run(_FLUSH_NOTING if notes else _FLUSH, params)}
+            if held is not None:
+                params.update(held.params)
+            try:
+                written = store_sql.run(_flush_sql(bool(notes), held), params)
+            except IntegrityError:
+                if transaction.get_connection().in_atomic_block:
+                    transaction.set_rollback(True)
+                raise TransactionSpoilt("The game moved on while the unit's records waited.") from None
+            if held is not None and sum(part == "record" for part, *_ in written) != held.count:
+                raise TransactionSpoilt("The game moved on while the unit's records waited.",
+                                        expected=held.first_seq)
+            ids = {(key, kind): pk for part, pk, key, kind in written if part == "due"}
             new = [r for r in new if (r.key, r.kind) in ids]
             for row in new:
                 row.pk = ids[(row.key, row.kind)]

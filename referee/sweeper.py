@@ -73,7 +73,7 @@ def sweep(*, now: dt.datetime | None = None, limit: int = 10_000, batch: int | N
                         unit = _Unit.of(game)
                         with referee_get().store.holding(str(game.pk)):
                             ran += _run_rows(unit, unit.rows.adopt(rows.get(game.pk, [])), now)
-                        unit.finish()
+                            unit.finish()
                 except Exception:
                     log.exception("due work of game %s failed; it is left for the next sweep", game.pk)
                     metrics.job_retried("sweep", "failed")

@@ -268,6 +268,12 @@ class EventStore(ABC):
         is written as it comes."""
         return nullcontext()
 
+    def take_held(self, game_id: str) -> Any:
+        """What ``holding`` holds for the game, taken out to be written by the caller in a
+        statement of its own (``referee.store.sql.HeldInsert``); None if nothing is, or if
+        the store writes each append as it comes."""
+        return None
+
     def load(self, game_id: str, upto: int | None = None) -> LoadedTail:
         """The latest snapshot at or before ``upto`` and the records from its seq on."""
         snapshot = self.latest_snapshot(game_id, upto=upto)

@@ -115,6 +115,14 @@ class DjangoEventStore(EventStore):
         finally:
             _HELD.games.pop(game, None)
 
+    def take_held(self, game_id: str) -> sql.HeldInsert | None:
+        """The game's held records as the CTEs of a statement the caller sends (named
+        parameters), no longer held: the caller checks that every record went in."""
+        held = _HELD.take(str(game_id)) if _HELD.games else None
+        if not held:
+            return None
+        return sql.held_insert(str(game_id), held.first_seq, held.prev_hash, held.records, held.snapshot)
+
     def _settle(self, game_id: str) -> None:
         """Write what is held for the game, if anything. A held append that no longer fits
         the log (a writer that did not take the game's lock) spoils the unit: its caller
@@ -263,31 +271,9 @@ class DjangoEventStore(EventStore):
                snapshot: Snapshot | None) -> list[StoredRecord]:
         """Write records already numbered, chained and hashed after ``prev_hash``: one INSERT
         (``sql.insert_sql``), all of them or none."""
-        r = stored[0]
-        params: list[object] = [
-            game_id, r.seq, str(r.kind), r.type, r.schema_version, sql.dumps(r.payload), r.audience_kind,
-            r.audience_seat, sql.dumps(list(r.audience_seats)), r.record_version, r.actor_kind, r.actor_seat,
-            r.idempotency_key, r.cause_seq, sql.dumps(list(r.draws)), r.created_at, r.prev_hash, r.hash,
-        ]
-        if expected_seq > 1:
-            params += (game_id, expected_seq - 1, prev_hash)
-        later = [(r.idempotency_key, key_scope(r.actor_kind, r.actor_seat)) for r in stored[1:] if r.idempotency_key]
-        later_keys = [k for k, _ in later]
-        if later_keys:
-            params += (game_id, later_keys, [scope for _, scope in later])
-        if len(stored) > 1:
-            params += sql.rest_params(game_id, [
-                (r.seq, str(r.kind), r.type, r.schema_version, r.payload, r.audience_kind, r.audience_seat,
-                 list(r.audience_seats), r.record_version, r.actor_kind, r.actor_seat, r.idempotency_key,
-                 r.cause_seq, list(r.draws), r.created_at.isoformat(), r.prev_hash, r.hash)
-                for r in stored[1:]
-            ])
-        if snapshot is not None:
-            params += (snapshot.game_id, snapshot.seq, snapshot.ruleset_version, sql.dumps(snapshot.state),
-                       snapshot.state_hash)
+        statement, params = sql.insert_statement(game_id, expected_seq, prev_hash, stored, snapshot)
         try:
-            written = sql.run(sql.insert_sql(len(stored), expected_seq > 1, snapshot is not None, bool(later_keys)),
-                              params)
+            written = sql.run(statement, params)
         except IntegrityError:
             # Only a writer that skipped the referee's checks gets here (a conflict after the
             # first record went in): the transaction is spoilt, so it must not be retried in it.

@@ -17,12 +17,18 @@ import datetime as dt
 import json
 import time
 from collections.abc import Iterator, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import psycopg
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 from psycopg import capabilities, pq
+
+from referee.store.base import key_scope
+
+if TYPE_CHECKING:
+    from referee.store.base import Snapshot, StoredRecord
 
 # referee_event's columns as the store writes them, with the casts that let PostgreSQL type
 # parameters that psycopg sends untyped (text for JSON, a string for the UUID).
@@ -178,6 +184,57 @@ def insert_sql(count: int, check_predecessor: bool, snapshot: bool = False, late
                     "created_at) SELECT %s::uuid, %s::int4, %s::varchar, %s::jsonb, %s::varchar, now() "
                     "WHERE EXISTS (SELECT 1 FROM first) ON CONFLICT DO NOTHING)")
     return f"WITH {', '.join(ctes)} {result}"
+
+
+def insert_statement(game_id: str, expected_seq: int, prev_hash: str, stored: Sequence[StoredRecord],
+                     snapshot: Snapshot | None) -> tuple[str, list[Any]]:
+    """``insert_sql`` for records already numbered, chained and hashed, with its parameters."""
+    r = stored[0]
+    params: list[Any] = [
+        game_id, r.seq, str(r.kind), r.type, r.schema_version, dumps(r.payload), r.audience_kind,
+        r.audience_seat, dumps(list(r.audience_seats)), r.record_version, r.actor_kind, r.actor_seat,
+        r.idempotency_key, r.cause_seq, dumps(list(r.draws)), r.created_at, r.prev_hash, r.hash,
+    ]
+    if expected_seq > 1:
+        params += (game_id, expected_seq - 1, prev_hash)
+    later = [(r.idempotency_key, key_scope(r.actor_kind, r.actor_seat)) for r in stored[1:] if r.idempotency_key]
+    if later:
+        params += (game_id, [k for k, _ in later], [scope for _, scope in later])
+    if len(stored) > 1:
+        params += rest_params(game_id, [
+            (r.seq, str(r.kind), r.type, r.schema_version, r.payload, r.audience_kind, r.audience_seat,
+             list(r.audience_seats), r.record_version, r.actor_kind, r.actor_seat, r.idempotency_key,
+             r.cause_seq, list(r.draws), r.created_at.isoformat(), r.prev_hash, r.hash)
+            for r in stored[1:]
+        ])
+    if snapshot is not None:
+        params += (snapshot.game_id, snapshot.seq, snapshot.ruleset_version, dumps(snapshot.state),
+                   snapshot.state_hash)
+    return insert_sql(len(stored), expected_seq > 1, snapshot is not None, bool(later)), params
+
+
+@dataclass(frozen=True)
+class HeldInsert:
+    """Held records as CTEs for another statement: ``ctes`` (named parameters ``params``)
+    and ``written``, a SELECT of one row per record that went in."""
+
+    ctes: str
+    params: dict[str, Any]
+    written: str
+    count: int
+    first_seq: int
+
+
+def held_insert(game_id: str, expected_seq: int, prev_hash: str, stored: Sequence[StoredRecord],
+                snapshot: Snapshot | None) -> HeldInsert:
+    """``insert_statement`` as CTEs with named parameters (``ev0``, ``ev1`` ...), to go in
+    front of a statement with named parameters of its own."""
+    text, values = insert_statement(game_id, expected_seq, prev_hash, stored, snapshot)
+    pieces = text.removeprefix("WITH ").split("%s")
+    named = pieces[0] + "".join(f"%(ev{i})s{piece}" for i, piece in enumerate(pieces[1:]))
+    ctes, _, written = named.partition(" SELECT seq FROM first")
+    return HeldInsert(ctes, {f"ev{i}": v for i, v in enumerate(values)}, "SELECT seq FROM first" + written,
+                      len(stored), expected_seq)
 
 
 # The latest snapshot (at or before ``upto``) and every record from its seq on, in one round
