@@ -17,9 +17,10 @@ from django.db import transaction
 
 from referee import clock, metrics
 from referee.due_jobs import _run_rows, _Unit
-from referee.due_sync import _vacations_prefetch
+from referee.due_sync import _vacations_known, _vacations_prefetch, pending_known
 from referee.instance import referee_get
 from referee.models import DueWork, Game, SchedulerHeartbeat
+from referee.store import sql as store_sql
 from referee.store.base import NewRecord, RecordKind
 
 log = logging.getLogger(__name__)
@@ -39,6 +40,46 @@ def notice_append(*, game_id: str, type_: str, payload: dict[str, Any], actor_ki
         [NewRecord(kind=RecordKind.NOTICE, type=type_, payload=payload, actor_kind=actor_kind)],
         clock.now(),
     )
+
+
+# The claimed games' pending due rows (the due ones among them), vacations and e-mail
+# recipients, read once the batch's locks are held: one statement per batch. A statement
+# across games, but only across the games this sweep has claimed (and locked) for itself.
+_BATCH = (
+    f"SELECT b.id, x.away, x.mail, {store_sql.columns(DueWork, 'd')} FROM unnest(%s::uuid[]) AS b(id) "
+    "CROSS JOIN LATERAL (SELECT referee_game_vacations(b.id, %s::timestamptz) AS away, "
+    "referee_game_recipients(b.id) AS mail) AS x "
+    "LEFT JOIN LATERAL referee_pending_due_work(b.id) AS d ON true"
+)
+
+
+def _batch_read(games: list[Game], due: Any, now: dt.datetime) -> dict[Any, list[DueWork]]:
+    """The due rows of each claimed game, oldest first. On PostgreSQL every pending row of
+    the game, its vacations and its e-mail recipients come along and stay on its row, so
+    running the game reads none of them again (``due_jobs._Unit.of``)."""
+    rows: dict[Any, list[DueWork]] = {}
+    if not store_sql.enabled():
+        for row in due.filter(game__in=games).order_by("due_at", "id"):
+            rows.setdefault(row.game_id, []).append(row)
+        _vacations_prefetch(games, now)
+        return rows
+    by_id = {str(g.pk): g for g in games}
+    pending: dict[str, list[Any]] = {game_id: [] for game_id in by_id}
+    width = len(DueWork._meta.concrete_fields)
+    for game_id, away, mail, *row in store_sql.run(_BATCH, (list(by_id), now)):
+        game = by_id[str(game_id)]
+        if not hasattr(game, "_mail"):
+            _vacations_known(game, now, away)
+            game._mail = store_sql.loads(mail) or []  # type: ignore[attr-defined]
+        if row[0] is not None:
+            pending[str(game_id)].append(row[:width])
+    for game_id, game in by_id.items():
+        found = store_sql.instances(DueWork, pending[game_id])
+        pending_known(game, found)
+        rows[game.pk] = sorted((r for r in found if r.due_at is not None and r.due_at <= now),
+                               key=lambda r: (r.due_at, r.pk))
+    return rows
+
 
 def sweep_batch() -> int:
     return int(getattr(settings, "REFEREE_SWEEP_BATCH", 20))
@@ -63,10 +104,7 @@ def sweep(*, now: dt.datetime | None = None, limit: int = 10_000, batch: int | N
                          .filter(pk__in=candidates).order_by()[:batch])
             if not games:
                 break
-            rows: dict[Any, list[DueWork]] = {}
-            for row in due.filter(game__in=games).order_by("due_at", "id"):
-                rows.setdefault(row.game_id, []).append(row)
-            _vacations_prefetch(games, now)
+            rows = _batch_read(games, due, now)
             for game in games:
                 try:
                     with transaction.atomic():

@@ -130,3 +130,32 @@ def test_a_deadline_job_with_the_turn_start_and_notice_it_makes_due_takes_five_s
         assert DueWork.objects.get(game=game, kind="notify", key__startswith="turn:1", status="done")
         counts.append(len(queries.captured_queries))
     assert counts == [DEADLINE_JOB] * 3, counts
+
+
+#: a game's savepoint pair, its position, and one write of its records, due rows and notices:
+#: its lock, due rows, vacations and recipients come with the batch's (one claim, one read)
+SWEEP_PER_GAME = 4
+
+
+def test_a_sweep_runs_each_games_deadline_turn_start_and_notice_in_four_statements_of_its_own(settings):
+    import datetime as dt
+
+    from referee import scheduling
+    from referee.models import DueWork
+    from tests.factories import started_game
+
+    settings.REFEREE_OUTAGE_SECONDS = 10**9  # the clock's jumps here are not an outage
+
+    def sweep_of(n: int) -> int:
+        games = [started_game(settings={"target": 1000})[0] for _ in range(n)]
+        due_at = max(DueWork.objects.get(game=g, kind="deadline", status="pending").due_at for g in games)
+        scheduling.sweep(now=due_at - dt.timedelta(hours=7))  # the heartbeat; nothing is due yet
+        forget_every_game()
+        with CaptureQueriesContext(connection) as queries:
+            scheduling.sweep(now=due_at + dt.timedelta(minutes=1))
+        for game in games:
+            assert DueWork.objects.get(game=game, kind="notify", key__startswith="turn:1", status="done")
+        return len(queries.captured_queries)
+
+    few, more = sweep_of(2), sweep_of(5)
+    assert more - few == 3 * SWEEP_PER_GAME, (few, more)
