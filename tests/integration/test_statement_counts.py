@@ -129,6 +129,10 @@ def test_a_deadline_job_with_the_turn_start_and_notice_it_makes_due_takes_five_s
         assert started.result == "ran"
         assert DueWork.objects.get(game=game, kind="notify", key__startswith="turn:1", status="done")
         counts.append(len(queries.captured_queries))
+        for query in queries.captured_queries:  # each names its game: the lock's by id, the rest by game_id
+            sql = query["sql"]
+            assert sql.startswith(("SAVEPOINT", "RELEASE")) or "game_id = %" in sql or (
+                "FROM referee_game WHERE id = %" in sql), sql[:200]
     assert counts == [DEADLINE_JOB] * 3, counts
 
 
