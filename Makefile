@@ -3,8 +3,9 @@
 run:            ## the service on the embedded default (SQLite, no broker server), demo game included
 	scripts/run.sh
 
-test:           ## every test, with real PostgreSQL and Redis started on loopback
+test:           ## every test, with real PostgreSQL and Redis started on loopback; then the log's tests on 16 partitions
 	scripts/test.sh
+	scripts/test_partitioned.sh -q
 
 lint:
 	.venv/bin/ruff check .
@@ -16,6 +17,7 @@ bench:          ## every performance figure in one run, each a ratio to its peer
 	  .venv/bin/python bench/fanout.py && \
 	  .venv/bin/python bench/ratings.py && \
 	  .venv/bin/python bench/notices.py && \
+	  .venv/bin/python bench/partitions.py && \
 	  .venv/bin/python bench/summary.py'
 
 bench-scheduling: ## 10,000 deadlines expiring at once on 2 Celery workers, then 1,000 active games

@@ -18,7 +18,7 @@ from typing import Any
 
 from celery.signals import task_failure, task_postrun, task_prerun, worker_ready
 
-from referee.celery import app
+from config.celery import app
 
 READY_KEY = "bench:ready"  # a worker's pid, once it consumes
 DONE_KEY = "bench:done"  # {"id", "seconds"} per finished bench-* task

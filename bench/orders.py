@@ -19,7 +19,6 @@ from __future__ import annotations
 import os
 import statistics
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -27,45 +26,26 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
-os.environ.setdefault("DJANGO_DEBUG", "0")
-os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-not-a-secret")
-# Orders nudge the broker after commit, as in production; no worker listens (the bench runs
-# each game's turn start itself, outside the timings).
-os.environ["CELERY_TASK_ALWAYS_EAGER"] = "0"
-os.environ["EMAIL_BACKEND"] = "django.core.mail.backends.dummy.EmailBackend"
-if os.environ.get("REDIS_URL"):
-    os.environ.setdefault("CELERY_BROKER_URL", os.environ["REDIS_URL"])
+from bench import harness  # noqa: E402
 
-SCALE = float(os.environ.get("BENCH_SCALE", "1"))
-ROUNDS = max(3, int(os.environ.get("BENCH_ROUNDS", "3")))
-PAIRS = int(15 * SCALE)  # roll + hold pairs timed per game and round
-BARE = int(30 * SCALE)  # bare POSTs per round
+harness.django_environment()
+
+PAIRS = int(15 * harness.SCALE)  # roll + hold pairs timed per game and round
+BARE = int(30 * harness.SCALE)  # bare POSTs per round
 EARLY, LATE = 10, 200  # turns
 
 
 def setup() -> None:
-    url = os.environ.get("DATABASE_URL", "")
-    if not url.startswith(("postgres://", "postgresql://")):
-        sys.exit("bench/orders.py needs PostgreSQL: run it through scripts/with_servers.sh (make bench).")
-    import django
-    from django.conf import settings
-    from django.core.management import call_command
-
-    django.setup()
-    settings.ROOT_URLCONF = "bench.urls"
-    settings.ALLOWED_HOSTS = ["*"]
-    call_command("migrate", interactive=False, verbosity=0)
+    harness.postgres_url("bench/orders.py")
+    harness.start_django()
 
 
 def main() -> None:
     setup()
-    print(f"measuring {ROUNDS} rounds ...", file=sys.stderr, flush=True)
-    from django.contrib.auth import get_user_model
+    print(f"measuring {harness.ROUNDS} rounds ...", file=sys.stderr, flush=True)
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
-    from rest_framework.authtoken.models import Token
 
     from bench import results
     from bench.bare import create_table
@@ -75,18 +55,10 @@ def main() -> None:
     from referee.models import DueWork
 
     create_table()
-    users = [get_user_model().objects.create_user(f"bench{os.getpid()}-{i}", password="x") for i in range(2)]
-    clients = []
-    for user in users:
-        client = Client(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
-        clients.append(client)
+    users, clients = harness.players(f"bench{os.getpid()}")
 
     def new_game(turns: int) -> tuple[str, dict[int, Client]]:
-        game = services.game_create(name="bench", ruleset="pig", settings={"target": 1000})
-        seats = {services.seat_add(game=game, user=u, name=u.username).number: c for u, c in zip(users, clients, strict=True)}
-        services.game_start(game=game)
-        gid = str(game.pk)
-        services.game_run_pending(game_id=gid)
+        gid, seats = harness.pig_game(users, clients)
         for _ in range(turns):
             seat = acting(gid)
             services.command_handle(game_id=gid, user=users[list(seats).index(seat)], command_type="Hold", payload={})
@@ -98,12 +70,7 @@ def main() -> None:
         return state.order[state.to_move]
 
     def order(gid: str, seats: dict[int, Client], kind: str, seat: int | None = None) -> tuple[float, int]:
-        client = seats[acting(gid) if seat is None else seat]
-        t0 = time.perf_counter()
-        response = client.post(f"/api/games/{gid}/commands/", {"type": kind, "payload": {}}, content_type="application/json")
-        elapsed = time.perf_counter() - t0
-        assert response.status_code == 201, response.content
-        return elapsed, response.json()["seq"]
+        return harness.post_order(seats[acting(gid) if seat is None else seat], gid, kind)
 
     def play(gid: str, seats: dict[int, Client], pairs: int) -> list[float]:
         times = []
@@ -115,13 +82,7 @@ def main() -> None:
         return times
 
     def bare(n: int) -> list[float]:
-        times = []
-        for i in range(n):
-            t0 = time.perf_counter()
-            response = clients[0].post("/bench/bare/", {"n": i}, content_type="application/json")
-            times.append(time.perf_counter() - t0)
-            assert response.status_code == 201
-        return times
+        return harness.bare_posts(clients[0], n)
 
     late_gid, late_seats = new_game(LATE)
     history = DueWork.objects.filter(game_id=late_gid).exclude(status="pending").count()
@@ -129,7 +90,7 @@ def main() -> None:
     play(late_gid, late_seats, 3)
     ratios: dict[str, list[float]] = {}
     p50: dict[str, list[float]] = {}
-    for _ in range(ROUNDS):
+    for _ in range(harness.ROUNDS):
         early_gid, early_seats = new_game(EARLY)
         POSITIONS.clear()  # a web process that has not seen these games yet
         b = statistics.median(bare(BARE))
@@ -164,7 +125,7 @@ def main() -> None:
     api["bare"] = len(q.captured_queries)
 
     spread = results.spread
-    print(f"load average {os.getloadavg()[0]:.1f}; {ROUNDS} interleaved rounds, min / median / max; "
+    print(f"load average {os.getloadavg()[0]:.1f}; {harness.ROUNDS} interleaved rounds, min / median / max; "
           "token authentication, Django's test client (no sockets)")
     t = Table()
     t.section("1. one order through the API", "p50 ms (median)", "ratio")

@@ -30,25 +30,18 @@ import datetime as dt
 import os
 import statistics
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
-os.environ.setdefault("DJANGO_DEBUG", "0")
-os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-not-a-secret")
-os.environ["CELERY_TASK_ALWAYS_EAGER"] = "0"
-os.environ["EMAIL_BACKEND"] = "django.core.mail.backends.dummy.EmailBackend"
-if os.environ.get("REDIS_URL"):
-    os.environ.setdefault("CELERY_BROKER_URL", os.environ["REDIS_URL"])
+from bench import harness  # noqa: E402
 
-SCALE = float(os.environ.get("BENCH_SCALE", "1"))
-ROUNDS = max(3, int(os.environ.get("BENCH_ROUNDS", "3")))
-PAIRS = max(5, int(15 * SCALE))
-BARE = max(10, int(20 * SCALE))
+harness.django_environment()
+
+PAIRS = max(5, int(15 * harness.SCALE))
+BARE = max(10, int(20 * harness.SCALE))
 SMALL, BIG = 100, 10_000  # records in the game's log
 DUE_HISTORY = 3_000  # finished due-work rows behind the big game
 REFEREE_TABLES = ("referee_event", "referee_snapshot", "referee_duework", "referee_game", "referee_seat",
@@ -59,9 +52,7 @@ def fresh_database() -> str:
     """A new, empty database beside the one in DATABASE_URL; its URL."""
     import psycopg
 
-    url = os.environ.get("DATABASE_URL", "")
-    if not url.startswith(("postgres://", "postgresql://")):
-        sys.exit("bench/plans.py needs PostgreSQL: run it through scripts/with_servers.sh (make bench).")
+    url = harness.postgres_url("bench/plans.py")
     name = f"bench_plans_{os.getpid()}"
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute(f"CREATE DATABASE {name}")
@@ -70,17 +61,9 @@ def fresh_database() -> str:
 
 def setup() -> None:
     os.environ["DATABASE_URL"] = fresh_database()
-    import django
-    from django.conf import settings
-    from django.core.management import call_command
     from django.db import connection
 
-    django.setup()
-    settings.ROOT_URLCONF = "bench.urls"
-    settings.ALLOWED_HOSTS = ["*"]
-    settings.DATABASES["default"]["CONN_MAX_AGE"] = None  # one connection, held from the start
-    connection.settings_dict["CONN_MAX_AGE"] = None
-    call_command("migrate", interactive=False, verbosity=0)
+    harness.start_django(one_connection=True)  # one connection, held from the start
     with connection.cursor() as cur:
         for table in REFEREE_TABLES:
             cur.execute(f"ALTER TABLE {table} SET (autovacuum_enabled = false)")
@@ -96,11 +79,8 @@ def backend_pid() -> int:
 
 def main() -> None:
     setup()
-    print(f"measuring {ROUNDS} rounds at {SMALL} and at {BIG} records ...", file=sys.stderr, flush=True)
-    from django.contrib.auth import get_user_model
+    print(f"measuring {harness.ROUNDS} rounds at {SMALL} and at {BIG} records ...", file=sys.stderr, flush=True)
     from django.db import connection
-    from django.test import Client
-    from rest_framework.authtoken.models import Token
 
     from bench import results
     from bench.bare import create_table
@@ -111,25 +91,14 @@ def main() -> None:
 
     pid_at_start = backend_pid()
     create_table()
-    users = [get_user_model().objects.create_user(f"plans-{i}", password="x") for i in range(2)]
-    clients = [Client(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=u).key}") for u in users]
-    game = services.game_create(name="bench", ruleset="pig", settings={"target": 1000})
-    seats = {services.seat_add(game=game, user=u, name=u.username).number: c
-             for u, c in zip(users, clients, strict=True)}
-    services.game_start(game=game)
-    gid = str(game.pk)
-    services.game_run_pending(game_id=gid)
+    users, clients = harness.players("plans")
+    gid, seats = harness.pig_game(users, clients)
     referee = services.referee_get()
     store = referee.store
 
     def order(kind: str) -> float:
         state, _ = referee.current(gid)
-        client = seats[state.order[state.to_move]]
-        t0 = time.perf_counter()
-        response = client.post(f"/api/games/{gid}/commands/", {"type": kind, "payload": {}},
-                               content_type="application/json")
-        elapsed = time.perf_counter() - t0
-        assert response.status_code == 201, response.content
+        elapsed, _seq = harness.post_order(seats[state.order[state.to_move]], gid, kind)
         services.game_run_pending(game_id=gid)  # the next turn's start, outside the timing
         return elapsed
 
@@ -137,22 +106,16 @@ def main() -> None:
         return [t for _ in range(n) for t in (order("Roll"), order("Hold"))]
 
     def bare(n: int) -> list[float]:
-        times = []
-        for i in range(n):
-            t0 = time.perf_counter()
-            response = clients[0].post("/bench/bare/", {"n": i}, content_type="application/json")
-            times.append(time.perf_counter() - t0)
-            assert response.status_code == 201
-        return times
+        return harness.bare_posts(clients[0], n)
 
     def rounds() -> tuple[list[float], list[float]]:
         orders, bares = [], []
-        for _ in range(ROUNDS):
+        for _ in range(harness.ROUNDS):
             bares.append(statistics.median(bare(BARE)))
             orders.append(statistics.median(pairs(PAIRS)))
         return orders, bares
 
-    while store.last_seq(gid) < SMALL - 4 * PAIRS * ROUNDS // 2:  # the log about SMALL long mid-measurement
+    while store.last_seq(gid) < SMALL - 4 * PAIRS * harness.ROUNDS // 2:  # the log about SMALL long mid-measurement
         pairs(1)
     small_at = store.last_seq(gid)
     small, bare_small = rounds()
@@ -180,12 +143,12 @@ def main() -> None:
     normalised = [(b / bb) / (s / bs) for b, s, bb, bs in zip(big, small, bare_big, bare_small, strict=True)]
 
     spread = results.spread
-    print(f"load average {os.getloadavg()[0]:.1f}; {ROUNDS} rounds each side, min / median / max; a new database, "
+    print(f"load average {os.getloadavg()[0]:.1f}; {harness.ROUNDS} rounds each side, min / median / max; a new database, "
           f"autovacuum off, tables analysed: {analysed}; one connection (server pid {pid_at_start} at the start, "
           f"{pid_at_end} at the end); {Game.objects.count()} game")
     t = Table()
     t.section("order latency as the log grows (Pig roll / hold through the API)", "p50 ms (median)", "ratio")
-    t.row(f"at {small_at}-{small_at + 4 * PAIRS * ROUNDS} records", f"{statistics.median(small) * 1000:.2f}", "1")
+    t.row(f"at {small_at}-{small_at + 4 * PAIRS * harness.ROUNDS} records", f"{statistics.median(small) * 1000:.2f}", "1")
     t.row(f"at {big_at} records, {DUE_HISTORY} finished due rows (goal <= 1.1)", f"{statistics.median(big) * 1000:.2f}",
           spread(ratios))
     t.row("... each round divided by its bare POST", "", spread(normalised))

@@ -32,28 +32,17 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
-os.environ.setdefault("DJANGO_DEBUG", "0")
-os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-not-a-secret")
-os.environ["CELERY_TASK_ALWAYS_EAGER"] = "0"  # the bench runs each turn start itself
-os.environ["EMAIL_BACKEND"] = "django.core.mail.backends.dummy.EmailBackend"
-if os.environ.get("REDIS_URL"):
-    os.environ.setdefault("CELERY_BROKER_URL", os.environ["REDIS_URL"])
+from bench import harness  # noqa: E402
 
-ROUNDS = max(3, int(os.environ.get("BENCH_ROUNDS", "3")))
+harness.django_environment()
+
 GAMES = int(os.environ.get("BENCH_RATED_GAMES", "10000"))
 PLAYERS = 500
 
 
 def setup() -> None:
-    url = os.environ.get("DATABASE_URL", "")
-    if not url.startswith(("postgres://", "postgresql://")):
-        sys.exit("bench/ratings.py needs PostgreSQL: run it through scripts/with_servers.sh (make bench).")
-    import django
-    from django.core.management import call_command
-
-    django.setup()
-    call_command("migrate", interactive=False, verbosity=0)
+    harness.postgres_url("bench/ratings.py")
+    harness.start_django(api=False)
 
 
 def counted_games(users: list[int]) -> dict[str, int]:
@@ -139,10 +128,10 @@ def main() -> None:
     standings = [(g.ruleset, g.ladder, g.standing) for g in RatedGame.objects.order_by("id")]
     seats = sum(len(p) for _, _, s in standings for p in s)
 
-    print(f"measuring {ROUNDS} rounds ...", file=sys.stderr, flush=True)
+    print(f"measuring {harness.ROUNDS} rounds ...", file=sys.stderr, flush=True)
     rebuild_rate, model_rate, ratio = [], [], []
     first = None
-    for _ in range(ROUNDS):
+    for _ in range(harness.ROUNDS):
         t0 = time.perf_counter()
         counted = ratings.ratings_rebuild()
         rebuild = time.perf_counter() - t0
@@ -157,7 +146,7 @@ def main() -> None:
     statements = end_statements()
 
     spread = results.spread
-    print(f"load average {os.getloadavg()[0]:.1f}; {ROUNDS} rounds, min / median / max")
+    print(f"load average {os.getloadavg()[0]:.1f}; {harness.ROUNDS} rounds, min / median / max")
     t = Table()
     t.section(f"1. rebuilding every rating: {GAMES} counted games, {seats} seats, {len(first)} ratings",
               "games per second", "ratio")

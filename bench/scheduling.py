@@ -97,8 +97,8 @@ def run(tmp: Path) -> None:
     import redis as redis_lib
     from django.db import connection
 
+    from config.celery import app
     from referee import services
-    from referee.celery import app
     from referee.models import DueWork
 
     load = os.getloadavg()

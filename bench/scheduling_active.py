@@ -20,8 +20,8 @@ def active_games(redis: Any, game_ids: Sequence[str], now: dt.datetime) -> dict[
     their deadline rows is made due, and a sweep is sent every 0.5 s (the beat's job)."""
     from django.contrib.auth import get_user_model
 
+    from config.celery import app
     from referee import services
-    from referee.celery import app
     from referee.models import DueWork, Seat
 
     ordered, expiring = list(game_ids[:ACTIVE // 2]), list(game_ids[ACTIVE // 2:ACTIVE])

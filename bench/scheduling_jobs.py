@@ -16,7 +16,7 @@ from typing import Any
 def round_trip(redis: Any, name: str, args: Sequence[Any], task_id: str) -> tuple[float, float]:
     """Send one task and wait for the worker's report that it finished: (round trip, time
     inside the worker) in seconds."""
-    from referee.celery import app
+    from config.celery import app
 
     t0 = time.perf_counter()
     app.send_task(name, args=list(args), task_id=task_id)
@@ -32,7 +32,7 @@ def round_trip(redis: Any, name: str, args: Sequence[Any], task_id: str) -> tupl
 
 def burst(redis: Any, name: str, args: Sequence[Sequence[Any]], tag: str) -> tuple[float, list[float]]:
     """Send len(args) tasks at once; seconds from the first send until all have finished."""
-    from referee.celery import app
+    from config.celery import app
 
     t0 = time.perf_counter()
     for i, a in enumerate(args):
@@ -78,8 +78,8 @@ def ms(seconds: float) -> str:
 
 def in_process_jobs(game_ids: Sequence[str]) -> dict[str, Any]:
     """The real deadline job of each game run here, without Celery, with the time spent in
-    its SQL statements measured around ``referee.store.sql.run`` (every statement of the job
-    goes through it; Django ORM statements are timed too), interleaved with a trivial
+    its SQL statements measured around ``referee.store.sql.run`` and ``count`` (every statement
+    of the job goes through them; Django ORM statements are timed too), interleaved with a trivial
     statement's round trip on the same connection."""
     from django.db import connection
 
@@ -87,14 +87,17 @@ def in_process_jobs(game_ids: Sequence[str]) -> dict[str, Any]:
     from referee.store import sql as store_sql
 
     spent: list[float] = []
-    real_run = store_sql.run
+    real_run, real_count = store_sql.run, store_sql.count
 
-    def timed(sql: str, params: Any = (), **options: Any) -> list[tuple[Any, ...]]:
-        t = time.perf_counter()
-        try:
-            return real_run(sql, params, **options)
-        finally:
-            spent.append(time.perf_counter() - t)
+    def timing(send: Any) -> Any:
+        def timed(sql: str, params: Any = (), **options: Any) -> Any:
+            t = time.perf_counter()
+            try:
+                return send(sql, params, **options)
+            finally:
+                spent.append(time.perf_counter() - t)
+
+        return timed
 
     def orm(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
         t = time.perf_counter()
@@ -105,7 +108,7 @@ def in_process_jobs(game_ids: Sequence[str]) -> dict[str, Any]:
 
     out: dict[str, Any] = {"job": [], "statements": [], "trivial": [], "count": 0}
     counts = Counter()
-    store_sql.run = timed  # type: ignore[assignment]
+    store_sql.run, store_sql.count = timing(real_run), timing(real_count)
     try:
         with connection.execute_wrapper(orm):
             for game_id in game_ids:
@@ -121,7 +124,7 @@ def in_process_jobs(game_ids: Sequence[str]) -> dict[str, Any]:
                 out["statements"].append(sum(spent))
                 counts[len(spent)] += 1
     finally:
-        store_sql.run = real_run  # type: ignore[assignment]
+        store_sql.run, store_sql.count = real_run, real_count
     out["count"] = counts.most_common(1)[0][0]
     return out
 

@@ -91,7 +91,7 @@ class Workers:
         for i, log in enumerate(self.logs):
             with log.open("w") as out:
                 self.procs.append(subprocess.Popen(
-                    [sys.executable, "-m", "celery", "-A", "referee", "worker", "--pool", "solo",
+                    [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo",
                      "--loglevel", "warning", "--without-gossip", "--without-mingle", "--without-heartbeat",
                      "-I", "bench.noop_tasks", "-n", f"bench{i}@%h"],
                     cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,

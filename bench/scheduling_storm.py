@@ -64,7 +64,7 @@ def storm(redis: Any, now: dt.datetime) -> dict[str, Any]:
     """Move the clock to ``now`` (every storm deadline is then due), enqueue SWEEPS sweeps and
     time how long until no deadline is left pending, and until nothing at all is due (the
     turn-1 starts and their notices, which the sweeps run under the same game lock)."""
-    from referee.celery import app
+    from config.celery import app
 
     set_now(now)
     out: dict[str, Any] = {}

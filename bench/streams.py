@@ -42,7 +42,7 @@ def free_port() -> int:
 
 
 class AsgiServer:
-    """``gunicorn referee.asgi:application -k referee.asgi.Worker`` on a free loopback port,
+    """``gunicorn config.asgi:application -k config.asgi.Worker`` on a free loopback port,
     on the database of ``database_url``, as docker-compose.yml runs it."""
 
     def __init__(self, database_url: str, var_dir: Path, *, workers: int = 2, extra_env: dict[str, str] | None = None,
@@ -65,7 +65,7 @@ class AsgiServer:
         var_dir.mkdir(parents=True, exist_ok=True)
         self._log = self.log_path.open("w")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "referee.asgi:application", "-k", "referee.asgi.Worker",
+            [sys.executable, "-m", "gunicorn", "config.asgi:application", "-k", "config.asgi.Worker",
              "--workers", str(workers), "--bind", f"127.0.0.1:{self.port}", "--graceful-timeout", "3",
              "--timeout", "60"],
             cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT,

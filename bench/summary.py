@@ -41,6 +41,8 @@ ROWS = (
     ("order p50, 500 streams + 100 long-polls on its game / none", "fanout.order_p50_ratio", "-", "<= 2"),
     ("deadlines/s, games with a webhook answering after 10 s / without", "notices.hooked_deadline_ratio", "-",
      "about 1"),
+    ("order latency, log in 16 hash partitions of game / plain tables", "partitions.order_latency", "-", "<= 1.1"),
+    ("deadline storm time, 16 partitions / plain tables", "partitions.deadline_storm", "-", "<= 1.1"),
 )
 
 

@@ -47,7 +47,7 @@ WORKERS = 2
 def start_workers(env: dict[str, str], n: int, tag: str) -> list[subprocess.Popen[bytes]]:
     return [
         subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "referee", "worker", "--pool", "solo", "--loglevel", "warning",
+            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "--loglevel", "warning",
              "--without-gossip", "--without-mingle", "--without-heartbeat", "-n", f"{tag}{i}@%h"],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
@@ -124,8 +124,8 @@ def main() -> None:
 
     django.setup()
     call_command("migrate", interactive=False, verbosity=0)
+    from config.celery import app
     from referee import services
-    from referee.celery import app
 
     app.conf.task_always_eager = False
     env = {**os.environ, "CELERY_TASK_ALWAYS_EAGER": "0"}

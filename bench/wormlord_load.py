@@ -11,7 +11,7 @@ passes.
 
     scripts/with_servers.sh .venv/bin/python bench/wormlord_load.py     (or: make bench-wormlord)
 
-The server is ``gunicorn referee.asgi:application`` with uvicorn workers
+The server is ``gunicorn config.asgi:application`` with uvicorn workers
 (``bench.streams.AsgiServer``) on a free loopback port, on the PostgreSQL that
 ``scripts/with_servers.sh`` starts, with one real Celery worker on its Redis for the round
 clock (``Work(when="at")`` goes to the worker with an ETA). Loopback only; bounded:
@@ -255,7 +255,7 @@ def main() -> None:
     var = Path(os.environ.get("REFEREE_VAR_DIR", f"/tmp/wl-load-{os.getpid()}"))
     worker_env = {**os.environ, **env}
     worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "referee", "worker", "--pool", "solo", "--loglevel", "warning",
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "--loglevel", "warning",
          "--without-gossip", "--without-mingle", "--without-heartbeat", "-n", f"wl-load-{os.getpid()}@%h"],
         cwd=ROOT, env=worker_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )

@@ -22,16 +22,12 @@ and the pure ``games.lggwg.bot`` are used.
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import random
 import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable
 from typing import Any
 
+from clients.bot_runner import Say, StreamFeed, bot_arguments, bot_main, wait_for_news
 from clients.referee_client import RefereeAPIError, RefereeClient, UrllibTransport
 
 Policy = Callable[[dict[str, Any], random.Random], list[dict[str, str]]]
@@ -56,30 +52,6 @@ def default_policy() -> Policy:
         return bot_orders_from_view(view, RandomDice(rng))
 
     return policy
-
-
-def wait_on_stream(base_url: str, token: str | None, game: str, after: int, seconds: float) -> bool:
-    """Wait (at most about ``seconds``) for the next record after ``after`` on the server-sent
-    event stream; False if the server has no stream (404), so the caller long-polls instead."""
-    request = urllib.request.Request(
-        f"{base_url.rstrip('/')}/api/games/{game}/stream/?after={after}",
-        headers={"Accept": "text/event-stream", **({"Authorization": f"Token {token}"} if token else {})},
-    )
-    until = time.monotonic() + seconds
-    try:
-        with urllib.request.urlopen(request, timeout=seconds + 1) as response:
-            for raw in response:  # heartbeats (": ...") come every 15 s and let the clock be read
-                if raw.startswith(b"id:") or raw.startswith(b"event: record"):
-                    return True
-                if time.monotonic() >= until:
-                    return True
-    except urllib.error.HTTPError as error:
-        if error.code == 404:
-            return False
-        raise
-    except (TimeoutError, OSError):
-        pass  # nothing came in time: read the position again
-    return True
 
 
 def my_team(position: dict[str, Any]) -> dict[str, Any] | None:
@@ -109,7 +81,9 @@ class LggwgBot:
         self.lists = 0
         self.refused = 0
         self.refused_turn = -1
-        self.stream = isinstance(client.transport, UrllibTransport)
+        #: Over HTTP the bot waits on the event stream; on the Django test client it long-polls.
+        self.stream = (StreamFeed(client.transport.base_url, client.token, game)
+                       if isinstance(client.transport, UrllibTransport) else None)
 
     def send(self, orders: list[dict[str, str]]) -> None:
         if self.via_commands:
@@ -145,60 +119,37 @@ class LggwgBot:
         return True
 
     def wait_for_news(self, seq: int) -> None:
-        if not self.wait:
-            return
-        if self.stream:
-            transport = self.client.transport
-            assert isinstance(transport, UrllibTransport)
-            if wait_on_stream(transport.base_url, self.client.token, self.game, seq, self.wait):
-                return
-            self.stream = False  # no stream on this server: long-poll from now on
-        self.client.events(self.game, after=seq, wait=self.wait, limit=1)
+        if self.wait:
+            self.stream = wait_for_news(self.client, self.game, self.stream, seq, self.wait, seconds=self.wait)
 
     def run(self, max_rounds: int = 1_000_000) -> dict[str, Any]:
-        for _ in range(max_rounds):
-            if not self.step():
-                break
+        try:
+            for _ in range(max_rounds):
+                if not self.step():
+                    break
+        finally:
+            if self.stream is not None:
+                self.stream.close()
         return self.client.game(self.game)
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("game", nargs="?", help="the game id (default: with --join, the oldest open LGGWG game)")
-    parser.add_argument("--url", default="http://127.0.0.1:8000")
-    parser.add_argument("--token", default=os.environ.get("REFEREE_TOKEN"))
-    parser.add_argument("--user")
-    parser.add_argument("--password")
-    parser.add_argument("--join", action="store_true", help="take a seat first")
-    parser.add_argument("--name", help="the seat's name when joining (default: the user name)")
+    parser = bot_arguments((__doc__ or "").splitlines()[0], "LGGWG")
     parser.add_argument("--commands", action="store_true", help="send lists to /commands/ instead of /turn/")
-    parser.add_argument("--seed", type=int, help="seed of the bot's own random choices")
-    parser.add_argument("--wait", type=int, default=20, help="long-poll seconds (0-25)")
     parser.add_argument("--no-stream", action="store_true", help="long-poll /events/ instead of the stream")
-    parser.add_argument("--quiet", action="store_true")
     return parser.parse_args(argv)
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    client = RefereeClient(args.url, token=args.token)
-    try:
-        game = client.take_seat(ruleset="lggwg", game=args.game, join=args.join,
-                                name=args.name or args.user or "LGGWG bot", user=args.user, password=args.password)
-    except ValueError as problem:
-        print(problem, file=sys.stderr)
-        return 2
-
-    def say(line: str) -> None:
-        if not args.quiet:
-            print(line, flush=True)
-
+def play(args: argparse.Namespace, client: RefereeClient, game: str, say: Say) -> dict[str, Any]:
     bot = LggwgBot(client, game, rng=random.Random(args.seed), wait=args.wait, via_commands=args.commands, log=say)
-    bot.stream = bot.stream and not args.no_stream
+    if args.no_stream:
+        bot.stream = None
     summary = bot.run()
-    print(json.dumps({"game": game, "status": summary["status"], "lists": bot.lists, "refused": bot.refused,
-                      "result": summary.get("result")}), flush=True)
-    return 0
+    return {"status": summary["status"], "lists": bot.lists, "refused": bot.refused, "result": summary.get("result")}
+
+
+def main(argv: list[str] | None = None) -> int:
+    return bot_main(parse_args(argv), ruleset="lggwg", label="LGGWG", play=play)
 
 
 if __name__ == "__main__":

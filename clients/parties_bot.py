@@ -19,15 +19,13 @@ the process list. Only the standard library and the pure ``games.parties.bot`` a
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import random
 import sys
 import time
-import urllib.request
 from collections.abc import Callable
 from typing import Any
 
+from clients.bot_runner import Say, StreamFeed, bot_arguments, bot_main, wait_for_news
 from clients.referee_client import RefereeAPIError, RefereeClient
 
 Policy = Callable[[dict[str, Any], random.Random], "dict[str, Any] | None"]
@@ -44,46 +42,6 @@ def wants_my_move(position: dict[str, Any]) -> bool:
     """The tick in play waits for this bot (solos and leaders choose; followers follow)."""
     return (not position.get("finished") and bool(position.get("tick"))
             and position.get("you") in position.get("to_act", []))
-
-
-class StreamFeed:
-    """Waits on the server-sent events stream (``GET /api/games/{id}/stream/``): one
-    connection kept open, read until a record newer than the one asked for arrives. A
-    broken or silent stream (the server sends a heartbeat every 15 s) is simply reopened
-    on the next wait, after the last record seen."""
-
-    def __init__(self, base_url: str, token: str, game: str, timeout: float = 40.0) -> None:
-        self.url = f"{base_url.rstrip('/')}/api/games/{game}/stream/"
-        self.token = token
-        self.timeout = timeout
-        self.response: Any = None
-
-    def _open(self, after: int) -> None:
-        request = urllib.request.Request(f"{self.url}?after={after}", headers={
-            "Accept": "text/event-stream", "Authorization": f"Token {self.token}"})
-        self.response = urllib.request.urlopen(request, timeout=self.timeout)  # noqa: S310 - the server's own URL
-
-    def wait(self, after: int) -> None:
-        try:
-            if self.response is None:
-                self._open(after)
-            while True:
-                line = self.response.readline()
-                if not line:
-                    self.close()
-                    return
-                if line.startswith(b"id:") and int(line[3:].strip() or 0) > after:
-                    return
-        except (OSError, ValueError):
-            self.close()
-
-    def close(self) -> None:
-        if self.response is not None:
-            try:
-                self.response.close()
-            except OSError:
-                pass
-        self.response = None
 
 
 def schema_lists_stream(client: RefereeClient) -> bool:
@@ -141,10 +99,7 @@ class PartiesBot:
                     self.moved_tick = position["tick"]
                     self.log(f"tick {position['tick']}: {body['direction']}")
                     return True
-        if self.stream is not None:
-            self.stream.wait(seq)
-        elif self.wait:
-            self.client.events(self.game, after=seq, wait=self.wait, limit=1)
+        self.stream = wait_for_news(self.client, self.game, self.stream, seq, self.wait)
         return True
 
     def run(self, max_rounds: int = 1_000_000) -> dict[str, Any]:
@@ -173,37 +128,14 @@ class PartiesBot:
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("game", nargs="?", help="the game id (default: with --join, the oldest open Parties game)")
-    parser.add_argument("--url", default="http://127.0.0.1:8000")
-    parser.add_argument("--token", default=os.environ.get("REFEREE_TOKEN"))
-    parser.add_argument("--user")
-    parser.add_argument("--password")
-    parser.add_argument("--join", action="store_true", help="take a seat first")
-    parser.add_argument("--name", help="the seat's name when joining (default: the user name)")
+    parser = bot_arguments((__doc__ or "").splitlines()[0], "Parties")
     parser.add_argument("--ally-policy", choices=ALLY_POLICIES, help="send SetAllyPolicy once the game runs")
-    parser.add_argument("--seed", type=int, help="seed of the bot's own random choices")
-    parser.add_argument("--wait", type=int, default=20, help="long-poll seconds (0-25)")
     parser.add_argument("--feed", choices=("auto", "stream", "poll"), default="auto",
                         help="wait on the event stream or the long-poll (auto: the stream if the schema lists it)")
-    parser.add_argument("--quiet", action="store_true")
     return parser.parse_args(argv)
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    client = RefereeClient(args.url, token=args.token)
-    try:
-        game = client.take_seat(ruleset="parties", game=args.game, join=args.join,
-                                name=args.name or args.user or "Parties bot", user=args.user, password=args.password)
-    except ValueError as problem:
-        print(problem, file=sys.stderr)
-        return 2
-
-    def say(line: str) -> None:
-        if not args.quiet:
-            print(line, flush=True)
-
+def play(args: argparse.Namespace, client: RefereeClient, game: str, say: Say) -> dict[str, Any]:
     use_stream = args.feed == "stream" or (args.feed == "auto" and schema_lists_stream(client))
     stream = StreamFeed(args.url, str(client.token), game) if use_stream else None
     say(f"waiting on the {'stream' if stream else 'long-poll'}")
@@ -213,9 +145,11 @@ def main(argv: list[str] | None = None) -> int:
             client.events(game, after=0, wait=min(args.wait, 5) or 1)
         bot.set_ally_policy(args.ally_policy)
     summary = bot.run()
-    print(json.dumps({"game": game, "status": summary["status"], "moves": bot.moves, "refused": bot.refused,
-                      "result": summary.get("result")}), flush=True)
-    return 0
+    return {"status": summary["status"], "moves": bot.moves, "refused": bot.refused, "result": summary.get("result")}
+
+
+def main(argv: list[str] | None = None) -> int:
+    return bot_main(parse_args(argv), ruleset="parties", label="Parties", play=play)
 
 
 if __name__ == "__main__":

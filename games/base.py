@@ -24,16 +24,44 @@ turn's deadline passes (the referee then asks ``deadline_command`` what to do).
 from __future__ import annotations
 
 import enum
-import json
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, ClassVar, Literal
 
 from games.dice import Dice
-from games.serialization import from_data, to_data
+from games.messages import (
+    EVERYONE,
+    MODERATOR,
+    MODERATOR_VIEW,
+    MODERATORS_ONLY,
+    PUBLIC,
+    REFEREE,
+    SCHEDULER,
+    Actor,
+    ActorKind,
+    Audience,
+    AudienceKind,
+    Command,
+    Event,
+    Viewer,
+    ViewerKind,
+    narrowest,
+)
+from games.serialization import from_data, reader, to_data
+from games.work import Work, WorkKey, work_key_text
+
+__all__ = [
+    # who acts and who may see (games.messages)
+    "EVERYONE", "MODERATOR", "MODERATOR_VIEW", "MODERATORS_ONLY", "PUBLIC", "REFEREE", "SCHEDULER", "Actor",
+    "ActorKind", "Audience", "AudienceKind", "Command", "Event", "Viewer", "ViewerKind", "narrowest",
+    # work the referee does without being asked (games.work)
+    "Work", "WorkKey", "work_key_text",
+    # the contract
+    "Registry", "Result", "RuleViolation", "Ruleset", "SeatInfo", "TurnLimits", "TurnMode", "version_order",
+]
 
 
 class RuleViolation(Exception):
@@ -54,180 +82,6 @@ class TurnMode(enum.StrEnum):
     REALTIME = "realtime"
     TICK = "tick"
 
-
-# --- who acts and who may see ------------------------------------------------------
-
-
-class ActorKind(enum.StrEnum):
-    PLAYER = "player"
-    REFEREE = "referee"
-    SCHEDULER = "scheduler"
-    MODERATOR = "moderator"
-
-
-@dataclass(frozen=True)
-class Actor:
-    kind: ActorKind = ActorKind.REFEREE
-    seat: int | None = None
-
-    @classmethod
-    def player(cls, seat: int) -> Actor:
-        return cls(ActorKind.PLAYER, seat)
-
-
-REFEREE = Actor(ActorKind.REFEREE)
-SCHEDULER = Actor(ActorKind.SCHEDULER)
-MODERATOR = Actor(ActorKind.MODERATOR)
-
-
-class AudienceKind(enum.StrEnum):
-    EVERYONE = "everyone"
-    #: A set of seats: one player's secret, a team's, an alliance's. (Logs written before
-    #: record version 2 name a single seat as "seat"; the store reads that as a set of one.)
-    SEATS = "seats"
-    MODERATORS = "moderators"
-
-
-@dataclass(frozen=True)
-class Audience:
-    """Who an event is for: everyone, a set of seats, or moderators only.
-
-    A set rather than one seat because teams (Wormlord's shared colours), alliances
-    (Parties) and LGGWG's team orders are secrets several seats share."""
-
-    kind: AudienceKind = AudienceKind.EVERYONE
-    seats: frozenset[int] = frozenset()
-
-    @classmethod
-    def only(cls, seat: int) -> Audience:
-        return cls(AudienceKind.SEATS, frozenset((seat,)))
-
-    @classmethod
-    def group(cls, seats: Iterable[int]) -> Audience:
-        return cls(AudienceKind.SEATS, frozenset(seats))
-
-    @property
-    def seat(self) -> int | None:
-        """The one seat of a one-seat audience (None otherwise)."""
-        return next(iter(self.seats)) if len(self.seats) == 1 else None
-
-
-EVERYONE = Audience(AudienceKind.EVERYONE)
-MODERATORS_ONLY = Audience(AudienceKind.MODERATORS)
-
-
-def narrowest(first: Audience, second: Audience) -> Audience:
-    """Who is in both audiences. Moderators see everything, so "moderators only" is the
-    set of no seats: one form, so that what a viewer is shown of a record it may not
-    read cannot depend on which of the two it was."""
-    if first.kind is AudienceKind.EVERYONE:
-        return second if second.kind is not AudienceKind.MODERATORS else Audience.group(())
-    if second.kind is AudienceKind.EVERYONE:
-        return narrowest(second, first)
-    if AudienceKind.MODERATORS in (first.kind, second.kind):
-        return Audience.group(())
-    return Audience.group(first.seats & second.seats)
-
-
-class ViewerKind(enum.StrEnum):
-    PUBLIC = "public"
-    SEAT = "seat"
-    MODERATOR = "moderator"
-
-
-@dataclass(frozen=True)
-class Viewer:
-    """Who is looking: the public, one seat, or a moderator (who sees everything)."""
-
-    kind: ViewerKind = ViewerKind.PUBLIC
-    seat: int | None = None
-
-    @classmethod
-    def for_seat(cls, seat: int) -> Viewer:
-        return cls(ViewerKind.SEAT, seat)
-
-    def may_see(self, audience: Audience) -> bool:
-        return self.may_see_parts(str(audience.kind), audience.seats)
-
-    def may_see_parts(self, kind: str, seats: Iterable[int]) -> bool:
-        """The one visibility rule, on an audience's stored parts (kind and seats), so
-        the referee's record filter and the rulesets' ``view_event`` cannot disagree."""
-        if self.kind is ViewerKind.MODERATOR or kind == AudienceKind.EVERYONE:
-            return True
-        return kind in ("seats", "seat") and self.kind is ViewerKind.SEAT and self.seat in seats
-
-
-PUBLIC = Viewer(ViewerKind.PUBLIC)
-MODERATOR_VIEW = Viewer(ViewerKind.MODERATOR)
-
-
-# --- commands and events -------------------------------------------------------------
-
-
-@dataclass(frozen=True, kw_only=True)
-class Command:
-    """An order. The referee fills ``actor`` from authentication and ``at_ms`` from its clock;
-    a client never sets either. Both are recorded, so re-adjudication sees what ``decide`` saw."""
-
-    actor: Actor = REFEREE
-    at_ms: int = 0
-
-    #: Who gives this order: "player", or "referee" (a scheduler's phase, a deadline's
-    #: auto-turn) or "moderator" (a correction). The pages offer players only their own
-    #: orders and the API's schema marks the rest; ``decide`` still refuses them itself.
-    given_by: ClassVar[str] = "player"
-
-
-@dataclass(frozen=True)
-class Event:
-    """Something that happened. Subclasses override ``audience`` for private events."""
-
-    schema_version: ClassVar[int] = 1
-
-    def audience(self) -> Audience:
-        return EVERYONE
-
-
-# --- work the referee does without being asked ----------------------------------------
-
-
-WorkKey = tuple[str | int, ...]
-_PLAIN_PART = re.compile(r"[A-Za-z0-9_.-]+")
-
-
-def work_key_text(key: WorkKey) -> str:
-    """The text the referee stores a work key as (and uses as its idempotency key).
-
-    Words and numbers join with ":" (``("turn", 3, "start")`` is ``turn:3:start``, the form
-    logs have always used); a key with any other character is written as canonical JSON,
-    which starts with "[" and so can never collide with a joined key. Never parsed back."""
-    if not isinstance(key, tuple) or not key:
-        raise TypeError(f"a work key is a non-empty tuple of words and numbers, not {key!r}")
-    if all((isinstance(p, int) and not isinstance(p, bool)) or (isinstance(p, str) and _PLAIN_PART.fullmatch(p))
-           for p in key):
-        return ":".join(str(p) for p in key)
-    return json.dumps(list(key), separators=(",", ":"), ensure_ascii=True)
-
-
-@dataclass(frozen=True)
-class Work:
-    """Work a position makes due. ``key`` is unique per game: it is the idempotency key of
-    the job, so a job delivered twice, or after a player already acted, does nothing.
-    It is data (a tuple of words and numbers, e.g. ``("turn", 12)``), never a string the
-    referee has to take apart.
-
-    * ``when="now"``: run ``command`` as soon as possible (a turn-start phase).
-    * ``when="at"``: run ``command`` at ``at_ms`` (a round timer, a tick), to the second.
-    * ``when="deadline"``: if ``seats`` have not acted when the turn's time limit runs out,
-      the referee runs ``Ruleset.deadline_command(state, missed, policy)`` with every seat
-      of ``seats`` that has still not acted.
-    """
-
-    key: WorkKey
-    when: Literal["now", "at", "deadline"]
-    command: Command | None = None
-    at_ms: int | None = None
-    seats: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -338,8 +192,9 @@ class Ruleset(ABC):
         """Apply one event. Pure: never checks, raises or rolls."""
 
     def fold(self, state: Any, events: Iterable[Event]) -> Any:
+        evolve = self.evolve
         for event in events:
-            state = self.evolve(state, event)
+            state = evolve(state, event)
         return state
 
     # scheduling
@@ -439,6 +294,18 @@ class Ruleset(ABC):
         if schema_version is not None and schema_version != cls.schema_version:
             data = self.upcast(type_name, schema_version, data)
         return from_data(cls, data)
+
+    def event_reader(self, type_name: str, schema_version: int | None = None) -> Callable[[Mapping[str, Any]], Event]:
+        """``event_from_data(type_name, data, schema_version)`` as a function of ``data``, for
+        reading many events (a replay): the type, its version and its readers are looked up
+        once. Raises KeyError for a type the ruleset does not have; a ruleset that overrides
+        ``event_from_data`` is read through it."""
+        if type(self).event_from_data is not Ruleset.event_from_data:
+            return lambda data: self.event_from_data(type_name, data, schema_version)
+        cls = self._types(self.event_types)[type_name]
+        if schema_version is not None and schema_version != cls.schema_version:
+            return lambda data: from_data(cls, self.upcast(type_name, schema_version, data))
+        return reader(cls)
 
     def upcast(self, type_name: str, schema_version: int, data: Mapping[str, Any]) -> Mapping[str, Any]:
         """Bring a stored event of an older schema version up to the current one. Override

@@ -151,7 +151,24 @@ def _fast_dataclass(cls: type) -> FastReader:
         lines.append(f"    v{i} = data[{f.name!r}]")
         lines += _field_code(f"v{i}", hints[f.name], parts, "    ")
         args.append(f"{f.name}=v{i}")
-    if optional:
+    if _plain_init(cls, fields):
+        # Fill the instance's attributes as its __init__ would, without the call: a frozen
+        # dataclass's __init__ sets each field through object.__setattr__, which cost as
+        # much as the rest of reading a small event (a replay reads tens of thousands).
+        names = {f.name: f"v{required.index(f)}" if f in required else f"o{optional.index(f)}" for f in fields}
+        for j, f in enumerate(optional):
+            ns[f"_d{j}"] = f.default
+            lines.append(f"    if {f.name!r} in data:")
+            lines.append(f"        o{j} = data[{f.name!r}]")
+            lines += _field_code(f"o{j}", hints[f.name], parts, "        ")
+            lines.append("    else:")
+            lines.append(f"        o{j} = _d{j}")
+        ns["_new"] = object.__new__
+        lines.append("    o = _new(_cls)")
+        lines.append(f"    o.__dict__.update({{{', '.join(f'{n!r}: {v}' for n, v in names.items())}}})")
+        lines.append("    return o")
+        optional = []
+    elif optional:
         lines.append("    kw = {}")
         for j, f in enumerate(optional):
             v = f"o{j}"
@@ -160,13 +177,30 @@ def _fast_dataclass(cls: type) -> FastReader:
             lines += _field_code(v, hints[f.name], parts, "        ")
             lines.append(f"        kw[{f.name!r}] = {v}")
         args.append("**kw")
-    lines.append(f"    return _cls({', '.join(args)})")
+    if lines[-1] != "    return o":
+        lines.append(f"    return _cls({', '.join(args)})")
     exec("\n".join(lines), ns)  # noqa: S102 (code built above from the dataclass's own field names)
     reader: FastReader = ns["read"]
     FAST[cls] = reader  # before its parts: dataclasses may refer to each other
     for name, part in parts.items():
         ns[name] = fast_reader(part)
     return reader
+
+
+def _plain_init(cls: type, fields: list[dataclasses.Field[Any]]) -> bool:
+    """Whether ``cls``'s ``__init__`` is the one ``dataclass`` wrote and does nothing but set
+    every field, from its argument or a plain default: no ``__post_init__``, no ``InitVar``,
+    no field left out of ``__init__`` or made by a factory, no slots, no ``__new__``."""
+    init = cls.__dict__.get("__init__")
+    return (
+        init is not None and getattr(getattr(init, "__code__", None), "co_filename", "") == "<string>"
+        and not hasattr(cls, "__post_init__") and cls.__new__ is object.__new__
+        and all(f.init and f.default_factory is dataclasses.MISSING for f in fields)
+        and len(fields) == len(dataclasses.fields(cls))
+        and not any(getattr(f, "_field_type", None) is dataclasses._FIELD_INITVAR  # type: ignore[attr-defined]
+                    for f in cls.__dataclass_fields__.values())  # type: ignore[attr-defined]
+        and not any("__slots__" in k.__dict__ for k in cls.__mro__[:-1])
+    )
 
 
 def _field_code(v: str, hint: Any, parts: dict[str, Any], indent: str) -> list[str]:

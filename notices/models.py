@@ -29,7 +29,10 @@ class Channel(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     owner = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     scope = models.CharField(max_length=10, choices=Scope.choices, default=Scope.PLAYER)
-    game = models.ForeignKey("referee.Game", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    # No constraint in the database: channels are a reference table (on every node when
+    # distributed), which may not point into a table distributed by game.
+    game = models.ForeignKey("referee.Game", null=True, blank=True, on_delete=models.CASCADE, related_name="+",
+                             db_constraint=False)
     league = models.ForeignKey("referee.League", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
     kind = models.CharField(max_length=10, choices=Kind.choices)
     url = models.TextField(blank=True, default="")

@@ -10,21 +10,22 @@ deadline job."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
+from celery import current_app as celery_app  # the project's (config.celery)
 from django.db import transaction
 from django.db.models import Q
 
 from notices.models import Channel, Delivery, LeagueGame
 from referee import clock, nudges
-from referee.celery import app as celery_app
 from referee.models import Seat
+from referee.noticeboard import FROM_DUE_KIND
 from referee.store import sql as store_sql
 
 SEND_DUE = "notices.send_due"  # the task in notices.tasks, sent by name
 
-#: A due row's kind -> the notice it makes.
-FROM_DUE_KIND = {"notify": "turn", "remind": "remind"}
+__all__ = ["FROM_DUE_KIND", "due_notices_ctes", "league_game_made", "nudge_after_commit", "record",
+           "recipients_recording", "wanted_by_email"]
 
 _COLUMNS = ("id, channel_id, notice, game_id, seat, key, status, attempts, next_attempt_at, created_at, "
             "answer, last_error")
@@ -87,7 +88,11 @@ WHERE c.enabled AND c.wants ? n.notice
 ON CONFLICT ON CONSTRAINT notices_delivery_once DO NOTHING)"""
 
 
-def wanted_by_email(notice: str, choices: list[list[str]]) -> bool:
+def due_notices_ctes() -> str:
+    return DUE_NOTICES_CTES
+
+
+def wanted_by_email(notice: str, choices: Sequence[Sequence[str]]) -> bool:
     """Whether a player whose e-mail channels want ``choices`` (one list per channel; none:
     never chosen) gets ``notice`` by e-mail: what ``RECIPIENTS_RECORDING`` checks in SQL."""
     return all(notice in (wants or []) for wants in choices)

@@ -121,7 +121,7 @@ def test_notice_send(*, user: AbstractBaseUser, channel_id: str) -> Delivery:
 
 
 def _send_soon(delivery_id: str) -> None:
-    from referee.celery import app as celery_app
+    from celery import current_app as celery_app  # the project's (config.celery)
 
     if celery_app.conf.task_always_eager:
         from notices import delivery
@@ -131,36 +131,13 @@ def _send_soon(delivery_id: str) -> None:
         record.nudge_after_commit()
 
 
-def _may_set_channel(game: Game, user: AbstractBaseUser) -> None:
+def _game_for(game_id: str, user: AbstractBaseUser) -> Game:
+    game = Game.objects.filter(pk=game_id if _is_uuid(game_id) else None).first()
+    if game is None:
+        raise GameNotFound("There is no such game.")
     if not (user.is_staff or game.created_by_id == user.pk):  # type: ignore[attr-defined]
         raise SeatError("Only the game's creator or a moderator sets its channel.")
-
-
-@transaction.atomic
-def game_channel_set(*, game_id: str, user: AbstractBaseUser, url: str, markup: str = "markdown",
-                     wants: Sequence[str] = GAME_NOTICES) -> Channel:
-    """The game's one public channel (a Discord or Slack channel, a forum bridge): the turn
-    summary, the board's link, the result. Replaces the one before."""
-    game = Game.objects.filter(pk=game_id if _is_uuid(game_id) else None).first()
-    if game is None:
-        raise GameNotFound("There is no such game.")
-    _may_set_channel(game, user)
-    if markup not in ("markdown", "bbcode"):
-        raise InvalidSetting("markup is markdown (Discord, Slack) or bbcode (a forum).", field="markup")
-    url = _checked(url)
-    Channel.objects.filter(scope=Channel.Scope.GAME, game=game).delete()
-    return Channel.objects.create(owner=user, scope=Channel.Scope.GAME, game=game, kind=Channel.Kind.APPRISE,
-                                  url=url, markup=markup, wants=_wants(wants, GAME_NOTICES),
-                                  label=send.service_name(url))
-
-
-@transaction.atomic
-def game_channel_clear(*, game_id: str, user: AbstractBaseUser) -> None:
-    game = Game.objects.filter(pk=game_id if _is_uuid(game_id) else None).first()
-    if game is None:
-        raise GameNotFound("There is no such game.")
-    _may_set_channel(game, user)
-    Channel.objects.filter(scope=Channel.Scope.GAME, game=game).delete()
+    return game
 
 
 def _league_for(league_id: int, user: AbstractBaseUser) -> League:
@@ -173,19 +150,39 @@ def _league_for(league_id: int, user: AbstractBaseUser) -> League:
     return league
 
 
+def _public_channel_replace(*, user: AbstractBaseUser, url: str, markup: str, wants: Sequence[str],
+                            place: dict[str, Any]) -> Channel:
+    """The one public channel of a game or a league (``place``: its scope and the game or
+    the league), in place of the one before (and its log)."""
+    if markup not in ("markdown", "bbcode"):
+        raise InvalidSetting("markup is markdown (Discord, Slack) or bbcode (a forum).", field="markup")
+    url = _checked(url)
+    Channel.objects.filter(**place).delete()
+    return Channel.objects.create(owner=user, kind=Channel.Kind.APPRISE, url=url, markup=markup,
+                                  wants=_wants(wants, GAME_NOTICES), label=send.service_name(url), **place)
+
+
+@transaction.atomic
+def game_channel_set(*, game_id: str, user: AbstractBaseUser, url: str, markup: str = "markdown",
+                     wants: Sequence[str] = GAME_NOTICES) -> Channel:
+    """The game's one public channel (a Discord or Slack channel, a forum bridge): the turn
+    summary, the board's link, the result. Replaces the one before."""
+    place = {"scope": Channel.Scope.GAME, "game": _game_for(game_id, user)}
+    return _public_channel_replace(user=user, url=url, markup=markup, wants=wants, place=place)
+
+
+@transaction.atomic
+def game_channel_clear(*, game_id: str, user: AbstractBaseUser) -> None:
+    Channel.objects.filter(scope=Channel.Scope.GAME, game=_game_for(game_id, user)).delete()
+
+
 @transaction.atomic
 def league_channel_set(*, league_id: int, user: AbstractBaseUser, url: str, markup: str = "markdown",
                        wants: Sequence[str] = GAME_NOTICES) -> Channel:
     """The league's public channel: what a game's channel gets, for every game the league
     makes from now on. Replaces the one before (and its log)."""
-    league = _league_for(league_id, user)
-    if markup not in ("markdown", "bbcode"):
-        raise InvalidSetting("markup is markdown (Discord, Slack) or bbcode (a forum).", field="markup")
-    url = _checked(url)
-    Channel.objects.filter(scope=Channel.Scope.LEAGUE, league=league).delete()
-    return Channel.objects.create(owner=user, scope=Channel.Scope.LEAGUE, league=league, kind=Channel.Kind.APPRISE,
-                                  url=url, markup=markup, wants=_wants(wants, GAME_NOTICES),
-                                  label=send.service_name(url))
+    place = {"scope": Channel.Scope.LEAGUE, "league": _league_for(league_id, user)}
+    return _public_channel_replace(user=user, url=url, markup=markup, wants=wants, place=place)
 
 
 @transaction.atomic

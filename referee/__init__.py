@@ -1,5 +1,2 @@
-"""The referee: Django project and the core (event store, referee service, replay, jobs)."""
-
-from referee.celery import app as celery_app
-
-__all__ = ("celery_app",)
+"""The referee's core: the event store, the referee service, replay, jobs. It imports
+nothing above it (the project's wiring lives in ``config``)."""

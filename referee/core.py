@@ -4,21 +4,20 @@ Framework-free on purpose: it talks to an ``EventStore`` and a ``Registry`` and 
 clock, so unit tests run it on the in-memory store and the Django services run it on the
 database inside ``transaction.atomic``.
 
-Play (orders, refusals, scheduled work) is here; the rest is delegated by job: positions to
-``referee.positions``, what each viewer reads to ``referee.reading``, the audit of a log to
-``referee.verification``, the stamping and refusals of orders to ``referee.orders``. The
-names callers know stay importable from here.
+Play (orders, refusals, scheduled work) is here; the rest is delegated by job: the append of
+an order (deciding at the head of the log, retrying after a lost race) to
+``referee.appending``, positions to ``referee.positions``, what each viewer reads to
+``referee.reading``, the audit of a log to ``referee.verification``, the stamping and
+refusals of orders to ``referee.orders``. The names callers know stay importable from here.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import random
 import secrets
-import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from games.base import (
@@ -33,16 +32,14 @@ from games.base import (
     Viewer,
     work_key_text,
 )
-from games.dice import Dice, SeededDice
+from games.dice import Dice
 from games.serialization import DataError, to_data
-from referee.errors import ConcurrencyError, GameFrozen, GameNotActive, SeatError
+from referee.appending import Outcome, append_decided, jittered_sleep
+from referee.errors import GameFrozen, GameNotActive, SeatError
 from referee.orders import (
     MAX_RECORDED_REFUSALS,
     check_same_order,
     command_record,
-    event_record,
-    refusal_record,
-    refusal_worth_recording,
     stamp,
 )
 from referee.positions import (
@@ -53,17 +50,13 @@ from referee.positions import (
     Position,
     PositionCache,
     Positions,
-    snapshot_due,
 )
 from referee.reading import _NUMBERINGS, Reader, effective
 from referee.store.base import (
     EventStore,
     GameInfo,
     NewRecord,
-    RecordKind,
-    Snapshot,
     StoredRecord,
-    TransactionSpoilt,
 )
 from referee.verification import Problem, VerifyReport, verify
 from referee.visibility import SETUP, Numbering, NumberingCache
@@ -78,31 +71,6 @@ Clock = Callable[[], dt.datetime]
 
 def utc_now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
-
-
-_jitter = random.Random()
-
-
-def _jittered_sleep(attempt: int) -> None:
-    """After a lost race, wait a random moment so two busy writers stop colliding."""
-    time.sleep(_jitter.uniform(0, 0.002 * 2**attempt))
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What handling one order produced: the appended records (or, for a retried
-    idempotency key, the records of the first attempt) and the resulting position."""
-
-    records: tuple[StoredRecord, ...]
-    state: Any
-    last_seq: int
-    replayed: bool = False
-    position: Position | None = None  # None for a replayed key
-    game: GameInfo | None = None  # the game as the order left it (finished or not), when handle knows it
-
-    @property
-    def events(self) -> tuple[StoredRecord, ...]:
-        return tuple(r for r in self.records if r.kind is RecordKind.EVENT)
 
 
 class Referee:
@@ -123,7 +91,7 @@ class Referee:
         self.snapshot_every = snapshot_every
         self.max_retries = max_retries
         self.lost_races = 0  # appends that lost to another writer and were retried
-        self.backoff = backoff or _jittered_sleep
+        self.backoff = backoff or jittered_sleep
         self.positions = Positions(store, registry)
         self.reader = Reader(store, registry, _NUMBERINGS)
         #: Told (game, rules, final state) in the unit of work that records a game's end by
@@ -172,8 +140,8 @@ class Referee:
                 f"{rules.name} needs {rules.min_seats} to {rules.max_seats} seats; this game has {len(seats)}."
             )
         payload = {"settings": info.settings, "seats": [to_data(s) for s in seats]}
-        outcome = self._append_decided(
-            info, rules, SETUP, payload, Actor(ActorKind.REFEREE), None,
+        outcome = append_decided(
+            self, info, rules, SETUP, payload, Actor(ActorKind.REFEREE), None,
             lambda state, dice: rules.setup(rules.parse_settings(info.settings), tuple(seats), dice),
         )
         self.store.update_game(game_id, status="finished" if rules.is_finished(outcome.state) else "active")
@@ -210,9 +178,9 @@ class Referee:
                 ". Orders wait until a moderator has checked it; the game page says when it is open again.")
             raise GameFrozen("This game is frozen while a moderator looks into its log" + detail, game=game_id)
         if idempotency_key and info.status != "active":
-            earlier = self._find_key(game_id, idempotency_key, actor)
+            earlier = self.find_key(game_id, idempotency_key, actor)
             if earlier is not None:
-                return self._replay_idempotent(info, earlier, command_type, payload, actor)
+                return self.replay_idempotent(info, earlier, command_type, payload, actor)
         if info.status == "open":
             raise GameNotActive("The game has not started yet.", game=game_id)
         if info.status == "finished":
@@ -224,8 +192,8 @@ class Referee:
         except DataError as exc:
             raise RuleViolation("order", f"The order {command_type} is malformed: {exc}.") from None
         stamped = stamp(rules, command_type, command, actor, int(self.clock().timestamp() * 1000))
-        outcome = self._append_decided(
-            info, rules, command_type, rules.command_to_data(stamped), actor, idempotency_key,
+        outcome = append_decided(
+            self, info, rules, command_type, rules.command_to_data(stamped), actor, idempotency_key,
             lambda state, dice: rules.decide(state, stamped, dice), position=position, preface=preface,
         )
         if not outcome.replayed and rules.is_finished(outcome.state):
@@ -235,95 +203,18 @@ class Referee:
                 self.on_game_end(info, rules, outcome.state)
         return replace(outcome, game=info)
 
-    def _append_decided(
-        self,
-        info: GameInfo,
-        rules: Ruleset,
-        command_type: str,
-        payload: dict[str, Any],
-        actor: Actor,
-        idempotency_key: str | None,
-        decide: Callable[[Any, Dice], tuple[Event, ...]],
-        *,
-        position: Position | None = None,
-        preface: Sequence[NewRecord] = (),
-    ) -> Outcome:
-        for attempt in range(self.max_retries):
-            if position is None or attempt:
-                position = self.positions.at(info.id, rules)
-            outcome = self._decide_and_append(
-                info, rules, command_type, payload, actor, idempotency_key, decide, position, preface)
-            if outcome is not None:
-                return outcome
-            self.backoff(attempt)
-        raise ConcurrencyError("The game is busy; the order could not be placed. Try again.", game=info.id)
-
-    def _decide_and_append(
-        self, info: GameInfo, rules: Ruleset, command_type: str, payload: dict[str, Any], actor: Actor,
-        idempotency_key: str | None, decide: Callable[[Any, Dice], tuple[Event, ...]], position: Position,
-        preface: Sequence[NewRecord],
-    ) -> Outcome | None:
-        """One attempt from ``position``: the outcome, or None when another writer appended
-        first (the caller backs off and starts again from the new head)."""
-        state, last = position.state, position.last_seq
-        seq = last + 1 + len(preface)
-        dice = SeededDice(info.seed, info.id, seq)
-        try:
-            events = decide(state, dice)
-        except RuleViolation as violation:
-            if idempotency_key and (earlier := self._find_key(info.id, idempotency_key, actor)) is not None:
-                return self._replay_idempotent(info, earlier, command_type, payload, actor)
-            if preface:  # the notices stand even when the rules refuse what follows them
-                if self._append(info, position, preface) is None:
-                    return None
-                raise
-            if (rules.records_rejections and actor.kind is ActorKind.PLAYER
-                    and refusal_worth_recording(self.store, info.id, rules, state, actor, last)):
-                rejection = refusal_record(rules, command_type, payload, actor, idempotency_key, violation, dice)
-                if self._append(info, position, [rejection]) is None:
-                    return None
-            raise
-        records = [*preface, self._command_record(rules, command_type, payload, actor, idempotency_key, dice, events)]
-        records += [event_record(rules, e, len(preface)) for e in events]
-        new_state = rules.fold(state, events)
-        head = last + len(records)
-        snapshot = snapshot_due(info, rules, new_state, head, position.snapshot_seq, self.snapshot_every)
-        stored = self._append(info, position, records, snapshot)
-        if stored is None:
-            if idempotency_key and (earlier := self._find_key(info.id, idempotency_key, actor)) is not None:
-                return self._replay_idempotent(info, earlier, command_type, payload, actor)
-            return None
-        after = Position(new_state, head, stored[-1].hash, snapshot.seq if snapshot else position.snapshot_seq,
-                         position.with_records(stored))
-        POSITIONS.put((self.store.cache_scope(), str(info.id)), rules.version, after)
-        return Outcome(tuple(stored[len(preface):]), new_state, head, position=after)
-
-    def _append(
-        self, info: GameInfo, position: Position, records: Sequence[NewRecord], snapshot: Snapshot | None = None,
-    ) -> list[StoredRecord] | None:
-        """Append ``records`` right after ``position``'s head: the stored records, or None
-        when another writer got there first (counted in ``lost_races``)."""
-        try:
-            return self.store.append_at_tail(
-                info.id, position.last_seq + 1, records, self.clock(), prev_hash=position.last_hash, snapshot=snapshot
-            )
-        except TransactionSpoilt:
-            raise
-        except ConcurrencyError:
-            self.lost_races += 1
-            return None
-
     def _command_record(
         self, rules: Ruleset, command_type: str, payload: dict[str, Any], actor: Actor, key: str | None, dice: Dice,
         events: Sequence[Event],
     ) -> NewRecord:
-        # The override point for how an order is recorded (a test keeps the old audiences).
+        # The override point for how an order is recorded (a test keeps the old audiences);
+        # ``appending`` asks it for every order it appends.
         return command_record(rules, command_type, payload, actor, key, dice, events)
 
-    def _find_key(self, game_id: str, key: str, actor: Actor) -> StoredRecord | None:
+    def find_key(self, game_id: str, key: str, actor: Actor) -> StoredRecord | None:
         return self.store.find_key(game_id, key, actor_kind=str(actor.kind), actor_seat=actor.seat)
 
-    def _replay_idempotent(
+    def replay_idempotent(
         self, info: GameInfo, earlier: StoredRecord, command_type: str, payload: Mapping[str, Any], actor: Actor
     ) -> Outcome:
         check_same_order(self.ruleset_for(info), earlier, command_type, payload, actor)
@@ -408,7 +299,7 @@ class Referee:
         ``game`` and ``position`` as for ``handle``."""
         info = game or self.store.get_game(game_id)
         rules = self.ruleset_for(info)
-        if (info.status != "active" or info.frozen_reason) and self._find_key(game_id, key, SCHEDULER) is not None:
+        if (info.status != "active" or info.frozen_reason) and self.find_key(game_id, key, SCHEDULER) is not None:
             return None
         if position is None:
             position = self.positions.at(game_id, rules)

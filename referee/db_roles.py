@@ -15,11 +15,13 @@ from typing import Any
 from django.conf import settings
 from django.db import connections
 
-#: What the service may not do to the log and the snapshots (the owner still may).
+#: What the service may not do to the log and the snapshots (the owner still may), on the
+#: table and on each of its partitions when it is partitioned (a partition can be named).
 LOG_REVOKES = (
-    "REVOKE UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON referee_event FROM {role}",
-    "REVOKE UPDATE, TRUNCATE, REFERENCES, TRIGGER ON referee_snapshot FROM {role}",
+    ("referee_event", "REVOKE UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON {table} FROM {role}"),
+    ("referee_snapshot", "REVOKE UPDATE, TRUNCATE, REFERENCES, TRIGGER ON {table} FROM {role}"),
 )
+_PARTITIONS = "SELECT inhrelid::regclass::text FROM pg_inherits WHERE inhparent = %s::regclass ORDER BY 1"
 
 
 def app_role() -> str:
@@ -43,8 +45,10 @@ def grants_apply(using: str = "default") -> bool:
         cur.execute(f"GRANT USAGE ON SCHEMA public TO {quoted}")
         cur.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {quoted}")
         cur.execute(f"GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO {quoted}")
-        for statement in LOG_REVOKES:
-            cur.execute(statement.format(role=quoted))
+        for table, statement in LOG_REVOKES:
+            cur.execute(_PARTITIONS, [table])
+            for name in [table, *(row[0] for row in cur.fetchall())]:
+                cur.execute(statement.format(table=connection.ops.quote_name(name), role=quoted))
     return True
 
 

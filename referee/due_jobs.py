@@ -23,8 +23,7 @@ from typing import Any
 from django.db import transaction
 
 from games.base import REFEREE, Actor, ActorKind, Ruleset, RuleViolation, work_key_text
-from notices import record as notices_record
-from referee import clock, due_sync, live, metrics, notifications
+from referee import clock, due_sync, live, metrics, noticeboard, notifications
 from referee.core import Outcome, Position, Referee
 from referee.due_rows import DueRows
 from referee.due_sync import (
@@ -48,7 +47,7 @@ def _referee() -> Referee:
 
 
 # The game locked, then (once the lock is held, each with a snapshot of its own: the
-# functions of migrations 0013 and 0014) its pending due rows, one result row each (the
+# functions of migrations 0013 and 0016) its pending due rows, one result row each (the
 # job's own among them), its vacations not over by a moment and the seats it e-mails with
 # their e-mail choices: one round trip, and the unit needs no other read of its due rows.
 # No row lock on the due rows: the game's lock guards them (referee/due_rows.py).
@@ -65,7 +64,7 @@ def _recipients(mail: list[Any], seats: Any, notice: str) -> list[notifications.
     """Who of these seats gets ``notice`` by e-mail, from what the game's lock read."""
     wanted = {int(n) for n in seats}
     return [notifications.Recipient(name, email) for number, name, email, choices in mail
-            if number in wanted and notices_record.wanted_by_email(notice, choices)]
+            if number in wanted and noticeboard.wanted_by_email(notice, choices)]
 
 
 def due_work_run(*, game_id: str, key: str, kind: str = "", now: dt.datetime | None = None) -> str:
@@ -186,7 +185,7 @@ class _Unit:
         self.position = outcome.position
         if self.rules.is_finished(outcome.state):
             self.game.status = Game.Status.FINISHED
-            notices_record.record(notice="over", game_id=str(self.game.pk), key="over")  # once a game
+            noticeboard.record(notice="over", game_id=str(self.game.pk), key="over")  # once a game
             self.info = replace(self.info, status=Game.Status.FINISHED)
 
 
@@ -268,10 +267,10 @@ def _perform(unit: _Unit, row: DueWork, now: dt.datetime) -> str:
 def _notify_with_unit(unit: _Unit, row: DueWork, now: dt.datetime) -> str:
     """A turn's or a reminder's e-mails and notices, from the recipients the game's lock
     read: the notices are recorded by the unit's write, the e-mails sent after it."""
-    game, notice = unit.game, notices_record.FROM_DUE_KIND[row.kind]
+    game, notice = unit.game, noticeboard.FROM_DUE_KIND[row.kind]
     to = _recipients(unit.mail or [], row.seats, notice)
     unit.rows.note(notice, row, now)
-    notices_record.nudge_after_commit()
+    noticeboard.nudge_after_commit()
     if row.kind == DueWork.Kind.NOTIFY:
         unit.mail_out.append((row, lambda: notifications.turn_started(game=game, recipients=to), len(to)))
         return f"notified {len(to)}"

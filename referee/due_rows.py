@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 
-from notices import record as notices_record
+from referee import noticeboard
 from referee.models import DueWork, Game
 from referee.store import sql as store_sql
 from referee.store.base import TransactionSpoilt
@@ -42,15 +42,17 @@ _SELECT = (f"SELECT {store_sql.columns(DueWork)} FROM referee_duework WHERE game
 # as one JSON array (one string to bind, parsed by PostgreSQL) rather than one array per
 # column (psycopg's array dumpers cost more than the statement). The changed rows' ids also
 # go as an array: matched by the primary key, not by a hash join over the whole table (the
-# planner guesses a JSON array holds 100 rows); the game is checked on the rows found, as
-# text so that it cannot be searched by instead (a generic plan made on a never-analysed
-# table then walked every row the game ever had). A new row of a key that already has one goes
+# planner guesses a JSON array holds 100 rows). The game is named too, as in every statement
+# on a game's rows (one partition, one shard: docs/scaling.md), and so is the status: a changed
+# row was pending when the unit read it under the game's lock, and a planner without
+# statistics that does not trust the key, ``(id, game_id)``, for an array of ids then reads
+# the game's pending rows, not every row the game ever had. A new row of a key that already has one goes
 # in only when the unit read that key's rows (``DueRows.select``); otherwise the key is looked
 # up row by row (OFFSET 0: not hashed over every row the game ever had).
 _CHANGED_AND_NEW = (
     "changed AS (UPDATE referee_duework d SET status = e->>1, done_at = (e->>2)::timestamptz, result = e->>3 "
-    "FROM jsonb_array_elements(%(changed)s::jsonb) AS e WHERE d.id = ANY(%(ids)s::int8[]) "
-    "AND d.id = (e->>0)::int8 AND d.game_id::text = %(game)s::text RETURNING d.id), "
+    "FROM jsonb_array_elements(%(changed)s::jsonb) AS e WHERE d.game_id = %(game)s::uuid AND d.status = 'pending' "
+    "AND d.id = ANY(%(ids)s::int8[]) AND d.id = (e->>0)::int8 RETURNING d.id), "
     "ins AS (INSERT INTO referee_duework (game_id, key, kind, seats, due_at, remaining, status, created_at, "
     "done_at, result) SELECT %(game)s::uuid, e->>0, e->>1, e->2, (e->>3)::timestamptz, "
     "(e->>4)::float8 * interval '1 second', e->>5, (e->>6)::timestamptz, (e->>7)::timestamptz, e->>8 "
@@ -59,16 +61,17 @@ _CHANGED_AND_NEW = (
     "RETURNING id, key, kind)"
 )
 # ... and, in the same statement, the notices of the unit's turn and reminder rows, and the
-# records the unit's appends held (``referee.store.held``), each part's rows told apart.
-_NOTING = f", {notices_record.DUE_NOTICES_CTES}"
+# records the unit's appends held (``referee.store.held``), each part's rows told apart. The
+# notices' SQL is what the noticeboard has plugged in (the notices app's).
 _DUE_ROWS = "SELECT 'due', id, key, kind FROM ins"
 
 
-def _flush_sql(noting: bool, held: store_sql.HeldInsert | None) -> str:
+def _flush_sql(noting: str | None, held: store_sql.HeldInsert | None) -> str:
     ctes = f"{held.ctes}, " if held is not None else ""
     rows = (f"SELECT 'record', seq, NULL, NULL FROM ({held.written}) AS w UNION ALL {_DUE_ROWS}"
             if held is not None else _DUE_ROWS)
-    return f"WITH {ctes}{_CHANGED_AND_NEW}{_NOTING if noting else ''} {rows}"
+    notices = f", {noting}" if noting else ""
+    return f"WITH {ctes}{_CHANGED_AND_NEW}{notices} {rows}"
 
 
 def _iso(moment: dt.datetime | None) -> str | None:
@@ -124,7 +127,7 @@ class DueRows:
     @property
     def noting(self) -> bool:
         """Whether notices can ride on the unit's write (PostgreSQL; else each is recorded
-        as the row runs, by ``notices.record``)."""
+        as the row runs, through ``notifications.recipients_get``)."""
         return store_sql.enabled()
 
     def add(self, rows: Iterable[DueWork]) -> None:
@@ -165,6 +168,7 @@ class DueRows:
                      for notice, row, _ in self._notices]
             noted_at = self._notices[0][2] if self._notices else None
             self._notices = []
+            noting = noticeboard.due_notices_ctes() if notes else None
             params = {
                 "changed": store_sql.dumps([(r.pk, r.status, _iso(r.done_at), r.result) for r in changed]),
                 "ids": [r.pk for r in changed],
@@ -177,14 +181,14 @@ class DueRows:
                 ]),
                 "keys_read": not self._keys_unread,
             }
-            if notes:
+            if noting:
                 params["notes"] = store_sql.dumps([dict(zip(("notice", "key", "kind", "seats", "known"), n,
                                                             strict=True)) for n in notes])
                 params["now"] = noted_at
             if held is not None:
                 params.update(held.params)
             try:
-                written = store_sql.run(_flush_sql(bool(notes), held), params)
+                written = store_sql.run(_flush_sql(noting, held), params)
             except IntegrityError:
                 if transaction.get_connection().in_atomic_block:
                     transaction.set_rollback(True)

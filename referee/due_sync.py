@@ -16,12 +16,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from celery import current_app as celery_app  # the project's (config.celery)
 from django.conf import settings
 from django.db import transaction
 
 from games.base import Ruleset, work_key_text
 from referee import clock, nudges
-from referee.celery import app as celery_app
 from referee.due_rows import DueRows
 from referee.instance import referee_get
 from referee.models import DueWork, Game, Vacation

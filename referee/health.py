@@ -66,7 +66,7 @@ def broker_check() -> str:
             if not (os.path.isdir(folder) and os.access(folder, os.W_OK)):
                 return f"down (the queue folder {folder} is missing or read-only)"
         else:
-            from referee.celery import app
+            from celery import current_app as app  # the project's (config.celery)
 
             with app.connection_for_write() as conn:
                 conn.ensure_connection(max_retries=1, timeout=TIMEOUT)

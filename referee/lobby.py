@@ -12,8 +12,7 @@ from django.db import transaction
 
 from games.base import RuleViolation
 from games.serialization import DataError
-from notices import record as notices_record
-from referee import limits, lobby_selectors, services
+from referee import limits, lobby_selectors, noticeboard, services
 from referee.errors import GameNotActive, InvalidSetting, SeatError
 from referee.instance import referee_get
 from referee.models import Game, Invitation, League, LeagueEntry, Seat
@@ -176,7 +175,7 @@ def league_next_game(*, league_id: int, moderator: AbstractBaseUser) -> Game:
             seat.save(update_fields=["signup_order"])
         entry.delete()
     # Before the start: the first turn's notices already go to the league's channel.
-    notices_record.league_game_made(league_id=league.pk, game_id=str(game.pk))
+    noticeboard.league_game_made(league_id=league.pk, game_id=str(game.pk))
     _start(game)
     league.last_game = game
     league.save(update_fields=["last_game"])

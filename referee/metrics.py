@@ -153,7 +153,7 @@ def notice_delivery_failed(channel: str) -> None:
     NOTICE_DELIVERIES_FAILED.labels(channel).inc()
 
 
-# --- Celery (connected in referee/celery.py) -------------------------------------------------------
+# --- Celery (connected in config/celery.py) -------------------------------------------------------
 
 
 def task_started(task: object) -> None:

@@ -198,7 +198,10 @@ class Vacation(models.Model):
     """A declared absence. During it the seat's deadlines either wait (policy "pause") or
     the referee plays its turns at once (policy "referee"), as the game's settings say."""
 
-    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="vacations")
+    # The game is in every key of a game's rows (a seat's is (id, game_id)): on PostgreSQL
+    # the seat's foreign key is (game_id, seat_id), made by migration 0014, not by Django.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+", db_index=False)
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="vacations", db_constraint=False)
     starts_at = models.DateTimeField()
     ends_at = models.DateTimeField()
     reason = models.CharField(max_length=200, blank=True, default="")
@@ -244,7 +247,10 @@ class League(models.Model):
     @property
     def turn_limit_text(self) -> str:
         return duration_text(self.turn_limit_seconds)
-    last_game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    # No constraint in the database: a league is a reference table (on every node, when
+    # distributed), and a reference table may not point into a table distributed by game.
+    last_game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                                  db_constraint=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Seating(models.TextChoices):
@@ -322,7 +328,10 @@ class RatedGame(models.Model):
 class RatingChange(models.Model):
     """What one rated game did to one player's rating (before and after)."""
 
-    rated_game = models.ForeignKey(RatedGame, on_delete=models.CASCADE, related_name="changes")
+    # The game is in every key of a game's rows: the foreign key to the rated game is
+    # (game_id, rated_game_id) on PostgreSQL (migration 0014), not made by Django.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+", db_index=False)
+    rated_game = models.ForeignKey(RatedGame, on_delete=models.CASCADE, related_name="changes", db_constraint=False)
     user = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     place = models.PositiveSmallIntegerField()
     mu_before = models.FloatField()
@@ -332,5 +341,5 @@ class RatingChange(models.Model):
 
     class Meta:
         ordering = ["rated_game_id", "user_id"]
-        constraints = [models.UniqueConstraint(fields=["rated_game", "user"], name="rating_change_unique")]
+        constraints = [models.UniqueConstraint(fields=["game", "rated_game", "user"], name="rating_change_unique")]
         indexes = [models.Index(fields=["user", "rated_game"], name="rating_change_user_idx")]

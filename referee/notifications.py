@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.mail import send_mail
 
+from referee import noticeboard
 from referee.models import Game, Seat
 from referee.store import sql as store_sql
 
@@ -32,12 +33,12 @@ _RECIPIENTS = ("SELECT s.name, u.email FROM referee_seat s JOIN auth_user u ON u
 def recipients_get(*, game_id: str, seats: Iterable[int], due_kind: str = "", key: str = "") -> list[Recipient]:
     """Who of these seats gets the referee's e-mails: reminders on, an address known. With
     the due row's kind and key, the same statement records the turn's (or reminder's)
-    notices for the seats' and the game's other channels (notices.record)."""
+    notices for the seats' and the game's other channels (whatever is plugged into the
+    noticeboard)."""
     numbers = [int(n) for n in seats]
-    if due_kind:
-        from notices import record  # the notices app records with this very statement
-
-        return [Recipient(name, email) for name, email in record.recipients_recording(
+    recorder = noticeboard.plugged()
+    if due_kind and recorder is not None:
+        return [Recipient(name, email) for name, email in recorder.recipients_recording(
             due_kind=due_kind, game_id=str(game_id), key=key, seats=numbers)]
     if store_sql.enabled():
         return [Recipient(name, email) for name, email in store_sql.run(_RECIPIENTS, (str(game_id), numbers))]

@@ -21,7 +21,7 @@ Nudge = tuple[str, tuple[str, ...], "dt.datetime | None"]
 
 
 def _deliver(batch: list[Nudge]) -> None:
-    from referee.celery import app
+    from celery import current_app as app  # the project's (config.celery)
 
     for task, args, eta in batch:
         try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from contextlib import closing
 from dataclasses import dataclass
 from typing import Any
@@ -182,12 +182,16 @@ def logged_events(
     rules: Ruleset, game_id: str, logged: Generator[LoggedEvent, None, None]
 ) -> Generator[Event, None, None]:
     """The events of ``EventStore.iter_events``, read back as ``decode`` reads a record,
-    one by one as they arrive (closing it closes the store's stream)."""
-    read = rules.event_from_data
+    one by one as they arrive (closing it closes the store's stream). Each type and schema
+    version's reader is looked up once (``Ruleset.event_reader``)."""
+    readers: dict[tuple[str, int], Callable[[Any], Event]] = {}
     with closing(logged):
         for seq, type_, payload, schema_version in logged:
             try:
-                event = read(type_, payload, schema_version)
+                read = readers.get((type_, schema_version))
+                if read is None:
+                    read = readers[type_, schema_version] = rules.event_reader(type_, schema_version)
+                event = read(payload)
             except (DataError, KeyError, TypeError, ValueError) as exc:
                 raise LogCorrupt(
                     f"Record {seq} of this game cannot be read ({exc}); a moderator must run verify_log.",

@@ -97,7 +97,7 @@ def _apply(rated: RatedGame, skills: dict[Key, Skill]) -> list[RatingChange]:
                 continue
             skills[(user, rated.ruleset, rated.ladder)] = after[user]
             changes.append(RatingChange(
-                rated_game=rated, user_id=user, place=place, mu_before=before[user].mu,
+                rated_game=rated, game_id=rated.game_id, user_id=user, place=place, mu_before=before[user].mu,
                 sigma_before=before[user].sigma, mu_after=after[user].mu, sigma_after=after[user].sigma,
             ))
     return changes

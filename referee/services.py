@@ -15,8 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from games.base import MODERATOR, MODERATOR_VIEW, Actor, Ruleset, RuleViolation, SeatInfo, Viewer
-from notices import record as notices_record
-from referee import clock, limits, logs, metrics, scheduling, selectors
+from referee import clock, limits, logs, metrics, noticeboard, scheduling, selectors
 from referee.core import Outcome, VerifyReport
 from referee.errors import (
     ConcurrencyError,
@@ -215,7 +214,7 @@ def _after_append(game: Game, outcome: Outcome | None = None) -> None:
     rules = referee_get().ruleset_for(_info(game))
     if rules.is_finished(outcome.state):
         game.status = Game.Status.FINISHED
-        notices_record.record(notice="over", game_id=str(game.pk), key="over")
+        noticeboard.record(notice="over", game_id=str(game.pk), key="over")
     scheduling.enqueue_due_now(scheduling.due_work_sync(game=game, state=outcome.state, rules=rules))
     from referee.live import notify_appended  # readers waiting on the game wake once it commits
     transaction.on_commit(lambda: notify_appended(str(game.pk)))
@@ -380,7 +379,8 @@ def vacation_declare(
             f"Vacations may add up to {django_settings.REFEREE_VACATION_DAYS} days per game; "
             f"you have {left.days} days and {left.seconds // 3600} hours left."
         )
-    vacation = Vacation.objects.create(seat=seat, starts_at=starts_at, ends_at=ends_at, reason=reason.strip()[:200])
+    vacation = Vacation.objects.create(game_id=seat.game_id, seat=seat, starts_at=starts_at, ends_at=ends_at,
+                                       reason=reason.strip()[:200])
     scheduling.notice_append(game_id=game_id, type_="VacationDeclared", actor_kind="player", payload={
         "seat": seat.number, "from": starts_at.isoformat(), "until": ends_at.isoformat(),
         "policy": game.vacation_policy,
@@ -422,5 +422,5 @@ def moderator_ruling(
     outcome = command_handle(game_id=game_id, user=moderator, command_type=command_type, payload=payload,
                              as_moderator=True)
     if not outcome.replayed:
-        notices_record.record(notice="correction", game_id=game_id, key=f"correction@{outcome.last_seq}")
+        noticeboard.record(notice="correction", game_id=game_id, key=f"correction@{outcome.last_seq}")
     return outcome

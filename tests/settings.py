@@ -3,7 +3,7 @@ a test starts a real worker (tests/integration/test_celery_worker.py)."""
 
 import os
 
-from referee.settings import *  # noqa: F403
+from config.settings import *  # noqa: F403
 
 REFEREE_EXTRA_RULESETS = ("tests.rulesets.pig:RULESET", "tests.rulesets.countdown:RULESET", "tests.rulesets.nim:RULESET")
 CELERY_TASK_ALWAYS_EAGER = os.environ.get("CELERY_TASK_ALWAYS_EAGER", "1") == "1"

@@ -130,7 +130,7 @@ def own_server(root: Path, workdir: Path, broker: str | None) -> Iterator[str]:
         raise RuntimeError(f"the database lacks {len(missing)} migration(s) ({missing[0]} ...): run manage.py migrate")
     env = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": os.environ.get("DJANGO_SETTINGS_MODULE", "referee.settings"),
+        "DJANGO_SETTINGS_MODULE": os.environ.get("DJANGO_SETTINGS_MODULE", "config.settings"),
         "DATABASE_URL": database_url(),
         "CELERY_BROKER_URL": broker or str(settings.CELERY_BROKER_URL),
         "CELERY_TASK_ALWAYS_EAGER": "0",
@@ -146,7 +146,7 @@ def own_server(root: Path, workdir: Path, broker: str | None) -> Iterator[str]:
             cwd=root, env=env, stdout=slog, stderr=subprocess.STDOUT,
         )
         worker = subprocess.Popen(  # noqa: S603
-            [sys.executable, "-m", "celery", "-A", "referee", "worker", "--pool", "solo", "--loglevel", "info",
+            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "--loglevel", "info",
              "--without-gossip", "--without-mingle", "--without-heartbeat"],
             cwd=root, env=env, stdout=wlog, stderr=subprocess.STDOUT,
         )

@@ -5,7 +5,8 @@ Modules by topic (imports go one way, down this list; tests/unit/referee/test_la
 * ``board`` squares, directions; ``pieces`` the small parts of a position; ``blast_specs``
   what a blast is (specs, rings, the blasts that are no weapon's); ``items`` one entry per
   weapon and utility of §5/§6/§9 (price, reach, delivery, blast); ``state`` the position;
-  ``inventory`` stock arithmetic; ``commands`` / ``events``; ``evolve`` (never checks);
+  ``inventory`` stock arithmetic; ``commands`` / ``events`` (gathering ``events_setup``,
+  ``events_pieces``, ``events_secret``); ``evolve`` (never checks; with ``evolve_objects``);
   ``outcome`` the working copy ``decide`` emits into.
 * ``physics`` (§8 falls, push paths, bounces, parachute drift), ``water`` (drowning,
   rising water), ``crates`` (§9 crates and cards, crate shower and spy), ``blast`` (the one

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.errors import ConcurrencyError
-from referee.store.hashing import GENESIS, hash_body, record_hash
+from referee.store.hashing import GENESIS, chain_hash, hash_body, record_hash, v2_body_json
 
 
 class TransactionSpoilt(ConcurrencyError):
@@ -131,15 +131,15 @@ def stamp(
     created = now.isoformat()
     for i, r in enumerate(records):
         seq = first_seq + i
-        seats = tuple(sorted(set(r.audience_seats)))
+        seats = tuple(sorted(set(r.audience_seats))) if r.audience_seats else ()
         cause_seq = None if r.cause_offset is None else first_seq + r.cause_offset
         draws = tuple(r.draws)
-        digest_ = record_hash(prev_hash, {
-            "record_version": RECORD_VERSION, "game": game_id, "seq": seq, "kind": str(r.kind), "type": r.type,
-            "schema_version": r.schema_version, "payload": r.payload, "audience": [r.audience_kind, list(seats)],
-            "actor": [r.actor_kind, r.actor_seat], "idempotency_key": r.idempotency_key, "cause_seq": cause_seq,
-            "draws": list(draws), "created_at": created,
-        })
+        digest_ = chain_hash(prev_hash, v2_body_json(
+            game=game_id, seq=seq, kind=str(r.kind), type=r.type, schema_version=r.schema_version,
+            payload=r.payload, audience_kind=r.audience_kind, audience_seats=seats, actor_kind=r.actor_kind,
+            actor_seat=r.actor_seat, idempotency_key=r.idempotency_key, cause_seq=cause_seq, draws=draws,
+            created_at=created,
+        ))
         out.append(stored_record(
             game_id=game_id, seq=seq, kind=r.kind, type=r.type, payload=r.payload, audience_kind=r.audience_kind,
             audience_seat=None, actor_kind=r.actor_kind, actor_seat=r.actor_seat, schema_version=r.schema_version,

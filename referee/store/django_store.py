@@ -273,7 +273,7 @@ class DjangoEventStore(EventStore):
         (``sql.insert_sql``), all of them or none."""
         statement, params = sql.insert_statement(game_id, expected_seq, prev_hash, stored, snapshot)
         try:
-            written = sql.run(statement, params)
+            written = sql.count(statement, params)
         except IntegrityError:
             # Only a writer that skipped the referee's checks gets here (a conflict after the
             # first record went in): the transaction is spoilt, so it must not be retried in it.
@@ -281,7 +281,7 @@ class DjangoEventStore(EventStore):
                 transaction.set_rollback(True)
             raise TransactionSpoilt("The game moved on while this order was being decided.",
                                     expected=expected_seq) from None
-        if len(written) != len(stored):
+        if written != len(stored):
             raise ConcurrencyError("The game moved on while this order was being decided.", expected=expected_seq)
         return list(stored)
 

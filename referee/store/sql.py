@@ -16,15 +16,18 @@ from __future__ import annotations
 import datetime as dt
 import json
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from functools import cache
+from threading import get_ident
+from typing import TYPE_CHECKING, Any, cast
 
 import psycopg
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 from psycopg import capabilities, pq
 
+from games.record.hashing import compact_encoder
 from referee.store.base import key_scope
 
 if TYPE_CHECKING:
@@ -60,15 +63,38 @@ _TUPLES_OK = pq.ExecStatus.TUPLES_OK
 
 
 def enabled() -> bool:
-    return connection.vendor == "postgresql"
+    """Whether the default database is PostgreSQL, known per engine: asking the connection
+    goes through its thread-local lookup, a tenth of an append's own client time."""
+    engine = connections.settings[DEFAULT_DB_ALIAS]["ENGINE"]
+    on = _POSTGRES.get(engine)
+    if on is None:
+        on = _POSTGRES[engine] = connections[DEFAULT_DB_ALIAS].vendor == "postgresql"
+    return on
 
 
-def dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
+_POSTGRES: dict[str, bool] = {}
+
+
+#: ``json.dumps(value, separators=(",", ":"))``, with its encoder built once.
+dumps: Callable[[Any], str] = compact_encoder(sort_keys=False, ensure_ascii=True)
+
+
+_scan = json.JSONDecoder().scan_once
 
 
 def loads(value: Any) -> Any:
-    """Django registers a text loader for jsonb on its connections; parse it here."""
+    """Django registers a text loader for jsonb on its connections; parse it here.
+
+    ``json.loads``'s own value, read with its C scanner alone: PostgreSQL writes jsonb with
+    no white space around it, which ``json.loads`` looks for with two regular expressions
+    and more calls than the parse of a small payload costs. Anything else (white space,
+    trailing text, bad JSON) goes to ``json.loads``, which gives its value or its error."""
+    if value.__class__ is str:
+        try:
+            parsed, end = _scan(value, 0)
+        except StopIteration:
+            return json.loads(value)
+        return parsed if end == len(value) else json.loads(value)
     return json.loads(value) if isinstance(value, (str, bytes)) else value
 
 
@@ -78,28 +104,72 @@ def run(sql: str, params: Sequence[Any] = (), *, records: bool = False) -> list[
     The thread's connection is looked up once (each attribute of ``django.db.connection``
     is a lookup of its own), and the result's rows are fetched only when it has some.
     ``records``: rows of the log, whose times are read as ``_utc_times`` says."""
+    return cast("list[tuple[Any, ...]]", _execute(sql, params, records, fetch=True))
+
+
+def count(sql: str, params: Sequence[Any] = ()) -> int:
+    """``run`` for a statement whose rows are not wanted, only how many it wrote or gave
+    (its command tag): none are loaded into Python."""
+    return cast("int", _execute(sql, params, False, fetch=False))
+
+
+def _execute(sql: str, params: Sequence[Any], records: bool, *, fetch: bool) -> list[tuple[Any, ...]] | int:
     conn = connections[DEFAULT_DB_ALIAS]
     if conn.connection is None:
         conn.ensure_connection()
     if conn.needs_rollback:
         conn.validate_no_broken_transaction()
-    raw = conn.connection
     prepare = _prepare()
-    if prepare and raw.prepare_threshold is None:
+    if prepare and conn.connection.prepare_threshold is None:
         # Django turns psycopg's preparation off (threshold None), which also ignores an
         # explicit prepare=True. A threshold no statement reaches turns it back on for
         # these statements only: Django's own cursors bind on the client and never prepare.
-        raw.prepare_threshold = 2**31 - 1
-    started = time.monotonic()
-    with conn.wrap_database_errors, psycopg.Cursor(raw) as cur:
+        conn.connection.prepare_threshold = 2**31 - 1
+    cur = _cursor(conn, records)
+    logged = conn.queries_logged
+    started = time.monotonic() if logged else 0.0
+    with conn.wrap_database_errors:
+        cur.execute(sql, params, prepare=prepare)
+        if fetch:
+            result = cur.pgresult
+            out: list[tuple[Any, ...]] | int = (
+                cur.fetchall() if result is not None and result.status == _TUPLES_OK else [])
+            if len(out) > _KEPT_ROWS:
+                _drop_cursor(conn, records)
+        else:
+            out = cur.rowcount
+    if logged:
+        conn.queries_log.append({"sql": sql, "time": f"{time.monotonic() - started:.3f}"})
+    return out
+
+
+#: A kept cursor holds its last result (libpq's copy of the rows) until its next statement:
+#: one that read more rows than this is let go instead.
+_KEPT_ROWS = 100
+
+
+def _cursor(conn: Any, records: bool) -> psycopg.Cursor[Any]:
+    """A cursor of the connection's, kept on Django's wrapper between statements (one for
+    rows of the log, one for the rest). A new cursor per statement built its adapters anew
+    and looked up the dumper of every parameter's type again, which cost an append more
+    client time than its parameters' encoding."""
+    raw, thread = conn.connection, get_ident()
+    kept = conn.__dict__.get("_referee_cursors")
+    # Per thread too: a connection shared between threads must not share a result.
+    if kept is None or kept[0] is not raw or kept[1] != thread:
+        kept = conn.__dict__["_referee_cursors"] = [raw, thread, None, None]
+    cur = kept[2 + records]
+    if cur is None:
+        cur = kept[2 + records] = psycopg.Cursor(raw)
         if records:
             _utc_times(cur)
-        cur.execute(sql, params, prepare=prepare)
-        result = cur.pgresult
-        rows = cur.fetchall() if result is not None and result.status == _TUPLES_OK else []
-    if conn.queries_logged:
-        conn.queries_log.append({"sql": sql, "time": f"{time.monotonic() - started:.3f}"})
-    return rows
+    return cur
+
+
+def _drop_cursor(conn: Any, records: bool) -> None:
+    kept = conn.__dict__["_referee_cursors"]
+    kept[2 + records].close()
+    kept[2 + records] = None
 
 
 _TIMESTAMPTZ = psycopg.adapters.types["timestamptz"].oid
@@ -152,7 +222,16 @@ def rest_params(game_id: str, rows: Sequence[Sequence[Any]]) -> list[Any]:
 KEY_SCOPE = "(CASE WHEN actor_kind = 'player' AND actor_seat IS NOT NULL THEN actor_seat ELSE -1 END)"
 
 
-def insert_sql(count: int, check_predecessor: bool, snapshot: bool = False, later_keys: bool = False) -> str:
+def insert_sql(count: int, check_predecessor: bool, snapshot: bool = False, later_keys: bool = False, *,
+               rows: bool = False) -> str:
+    """One statement that writes ``count`` records or none (``_insert_sql``): its text is
+    the same for any count above one, and is built once. ``rows``: in the form that gives
+    a row per record written even for one record (the held records' CTEs need it)."""
+    return _insert_sql(count > 1, check_predecessor, snapshot, later_keys, rows)
+
+
+@cache
+def _insert_sql(many: bool, check_predecessor: bool, snapshot: bool, later_keys: bool, rows: bool = False) -> str:
     """One statement that writes ``count`` records or none.
 
     The first record is inserted ``ON CONFLICT DO NOTHING`` (taken seq, or a used
@@ -160,7 +239,9 @@ def insert_sql(count: int, check_predecessor: bool, snapshot: bool = False, late
     caller chained to; the others only if the first went in. A lost race therefore writes
     nothing and raises nothing, so the caller's transaction stays usable for a retry without
     a savepoint; the unique (game, seq) is still what refuses it. A snapshot of the position
-    after the records goes in with them (and only with them). Returns one row per record."""
+    after the records goes in with them (and only with them). Gives one row per record
+    written (a single record without a snapshot is a plain INSERT, which gives none: count
+    it by its command tag, ``count``)."""
     conditions = []
     if check_predecessor:
         conditions.append("EXISTS (SELECT 1 FROM referee_event WHERE game_id = %s::uuid AND seq = %s::int4"
@@ -170,10 +251,13 @@ def insert_sql(count: int, check_predecessor: bool, snapshot: bool = False, late
                           f" AND (idempotency_key, {KEY_SCOPE}) IN"
                           " (SELECT * FROM unnest(%s::varchar[], %s::int4[])))")
     guard = (" WHERE " + " AND ".join(conditions)) if conditions else ""
+    if not many and not snapshot and not rows:
+        # One record: a plain INSERT (its command tag says whether it went in).
+        return f"INSERT INTO referee_event ({_NAMES}) SELECT {_SELECT_ROW}{guard} ON CONFLICT DO NOTHING"
     ctes = [f"first AS (INSERT INTO referee_event ({_NAMES}) SELECT {_SELECT_ROW}{guard} "
             "ON CONFLICT DO NOTHING RETURNING seq)"]
     result = "SELECT seq FROM first"
-    if count > 1:
+    if many:
         # The other records as one JSON array (the statement's text, and so its prepared
         # plan, is the same for any number of records; binding is one string).
         ctes.append(f"rest AS (INSERT INTO referee_event ({_NAMES}) SELECT %s::uuid, {_FROM_JSON} "
@@ -187,13 +271,14 @@ def insert_sql(count: int, check_predecessor: bool, snapshot: bool = False, late
 
 
 def insert_statement(game_id: str, expected_seq: int, prev_hash: str, stored: Sequence[StoredRecord],
-                     snapshot: Snapshot | None) -> tuple[str, list[Any]]:
+                     snapshot: Snapshot | None, *, rows: bool = False) -> tuple[str, list[Any]]:
     """``insert_sql`` for records already numbered, chained and hashed, with its parameters."""
     r = stored[0]
     params: list[Any] = [
         game_id, r.seq, str(r.kind), r.type, r.schema_version, dumps(r.payload), r.audience_kind,
-        r.audience_seat, dumps(list(r.audience_seats)), r.record_version, r.actor_kind, r.actor_seat,
-        r.idempotency_key, r.cause_seq, dumps(list(r.draws)), r.created_at, r.prev_hash, r.hash,
+        r.audience_seat, dumps(r.audience_seats) if r.audience_seats else "[]", r.record_version, r.actor_kind,
+        r.actor_seat, r.idempotency_key, r.cause_seq, dumps(r.draws) if r.draws else "[]", r.created_at,
+        r.prev_hash, r.hash,
     ]
     if expected_seq > 1:
         params += (game_id, expected_seq - 1, prev_hash)
@@ -210,7 +295,7 @@ def insert_statement(game_id: str, expected_seq: int, prev_hash: str, stored: Se
     if snapshot is not None:
         params += (snapshot.game_id, snapshot.seq, snapshot.ruleset_version, dumps(snapshot.state),
                    snapshot.state_hash)
-    return insert_sql(len(stored), expected_seq > 1, snapshot is not None, bool(later)), params
+    return insert_sql(len(stored), expected_seq > 1, snapshot is not None, bool(later), rows=rows), params
 
 
 @dataclass(frozen=True)
@@ -229,7 +314,7 @@ def held_insert(game_id: str, expected_seq: int, prev_hash: str, stored: Sequenc
                 snapshot: Snapshot | None) -> HeldInsert:
     """``insert_statement`` as CTEs with named parameters (``ev0``, ``ev1`` ...), to go in
     front of a statement with named parameters of its own."""
-    text, values = insert_statement(game_id, expected_seq, prev_hash, stored, snapshot)
+    text, values = insert_statement(game_id, expected_seq, prev_hash, stored, snapshot, rows=True)
     pieces = text.removeprefix("WITH ").split("%s")
     named = pieces[0] + "".join(f"%(ev{i})s{piece}" for i, piece in enumerate(pieces[1:]))
     ctes, _, written = named.partition(" SELECT seq FROM first")

@@ -22,7 +22,7 @@ from hypothesis.stateful import run_state_machine_as_test
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from referee.wsgi import application
+from config.wsgi import application
 from tests.factories import ModeratorFactory, started_game
 
 pytestmark = [pytest.mark.django_db]

@@ -13,7 +13,7 @@ from django.db import close_old_connections
 from django.urls import URLPattern, URLResolver, get_resolver
 from hypothesis import HealthCheck, settings
 
-from referee.wsgi import application
+from config.wsgi import application
 from tests.factories import started_game
 
 pytestmark = [pytest.mark.django_db]

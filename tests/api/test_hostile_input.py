@@ -132,7 +132,7 @@ def broken_plain(request: Any) -> Any:
 urlpatterns = [
     path("api/broken/", Broken.as_view()),
     path("api/broken-plain/", broken_plain),
-    path("", include("referee.urls")),
+    path("", include("config.urls")),
 ]
 handler500 = "api.errors.handler500"
 

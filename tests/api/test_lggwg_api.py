@@ -14,7 +14,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from django.test import Client
 
-from clients.lggwg_bot import LggwgBot, wait_on_stream, wants_my_list
+from clients.bot_runner import StreamFeed
+from clients.lggwg_bot import LggwgBot, wants_my_list
 from clients.referee_client import RefereeAPIError
 from game_pages.lggwg import record
 from games.registry import default_registry
@@ -184,10 +185,10 @@ def test_the_http_bot_waits_on_the_event_stream_and_falls_back_to_long_polling()
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         url = f"http://127.0.0.1:{server.server_address[1]}"
-        assert wait_on_stream(url, "tok", "g1", 3, 5) is True
+        assert StreamFeed(url, "tok", "g1").wait(3, 5) is True
         assert FakeStream.seen[-1] == "/api/games/g1/stream/?after=3 Token tok"
         FakeStream.seen.clear()
-        assert wait_on_stream(url + "/nostream", None, "g1", 3, 5) is False
+        assert StreamFeed(url + "/nostream", None, "g1").wait(3, 5) is False
     finally:
         server.shutdown()
         server.server_close()

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
+from config.celery import app
 from referee import services
-from referee.celery import app
 from referee.clock import set_fake_now
 from referee.models import DueWork, Event
 from referee.tasks import run_due_work, sweep_due_work
@@ -48,7 +48,7 @@ class Worker:
         if clock_file is not None:
             env["REFEREE_CLOCK_FILE"] = str(clock_file)
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "referee", "worker", "--pool", "solo", "--loglevel", "info",
+            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "--loglevel", "info",
              "--without-gossip", "--without-mingle", "--without-heartbeat"],
             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )

@@ -6,9 +6,12 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import psycopg
 import pytest
 from django.conf import settings
 
@@ -60,6 +63,53 @@ def _someone_waits_on_a_lock() -> bool:
         return cur.fetchone()[0] > 0
 
 
+class GameLockHolder:
+    """A connection of its own, outside Django's, that takes a game's row lock (as an order
+    or a job of another process does), writes under it, and commits only once a thread of
+    the test is waiting for that lock."""
+
+    def __init__(self, conn: psycopg.Connection) -> None:
+        self.conn = conn
+
+    def lock(self, game_id: object) -> None:
+        self.conn.execute("SELECT 1 FROM referee_game WHERE id = %s FOR NO KEY UPDATE", [game_id])
+
+    def execute(self, sql: str, params: list[object]) -> None:
+        self.conn.execute(sql, params)
+
+    def commit_once_waited_for(self, waiter: Callable[[], None], who: str) -> None:
+        """Run ``waiter`` in a thread (with its own Django connection, closed after it),
+        commit as soon as it waits for the lock, and let it finish."""
+        from django.db import connection
+
+        def run() -> None:
+            try:
+                waiter()
+            finally:
+                connection.close()
+
+        waiting = threading.Thread(target=run)
+        waiting.start()
+        for _ in range(600):
+            if _someone_waits_on_a_lock():
+                break
+            time.sleep(0.05)
+        else:
+            pytest.fail(f"{who} never waited for the game's lock")
+        self.conn.commit()
+        waiting.join(timeout=60)
+
+
+@pytest.fixture
+def lock_holder() -> Iterator[GameLockHolder]:
+    db = settings.DATABASES["default"]
+    conn = psycopg.connect(host=db["HOST"], port=db["PORT"], user=db["USER"], dbname=db["NAME"])
+    try:
+        yield GameLockHolder(conn)
+    finally:
+        conn.close()
+
+
 def test_exactly_one_writer_wins_a_seq_and_the_loser_retries_after_it(committed, tmp_path):
     game, seats = started_game()
     seq = Event.objects.filter(game=game).count() + 1
@@ -99,57 +149,35 @@ def test_two_busy_writers_leave_no_gap_and_no_duplicate(committed):
     assert services.referee_get().verify(str(game.pk)).ok
 
 
-def test_an_order_that_waited_for_the_game_lock_knows_the_due_rows_its_holder_committed(committed):
+def test_an_order_that_waited_for_the_game_lock_knows_the_due_rows_its_holder_committed(committed, lock_holder):
     """An order's lock brings the game's pending due rows along in the same statement; they
     are read once the lock is held, so a row that the lock's previous holder made while the
     order waited is among them (the statement's own snapshot, taken before the wait, would
     miss it, and the order's sync would then work from stale rows)."""
-    import threading
-
-    import psycopg
-    from django.db import connection, transaction
+    from django.db import transaction
 
     game, seats = started_game()
-    db = settings.DATABASES["default"]
-    holder = psycopg.connect(host=db["HOST"], port=db["PORT"], user=db["USER"], dbname=db["NAME"])
     known: set[str] = set()
 
     def order() -> None:
-        try:
-            with transaction.atomic():
-                _number, locked = services._locked_seat(str(game.pk), seats[0].user)
-                known.update(row.key for row in locked._pending_due)
-        finally:
-            connection.close()
+        with transaction.atomic():
+            _number, locked = services._locked_seat(str(game.pk), seats[0].user)
+            known.update(row.key for row in locked._pending_due)
 
-    try:
-        holder.execute("SELECT 1 FROM referee_game WHERE id = %s FOR NO KEY UPDATE", [game.pk])
-        holder.execute("INSERT INTO referee_duework (game_id, key, kind, seats, due_at, status, created_at, result) "
-                       "VALUES (%s, 'made:meanwhile', 'now', '[]', now(), 'pending', now(), '')", [game.pk])
-        waiting = threading.Thread(target=order)
-        waiting.start()
-        for _ in range(600):
-            if _someone_waits_on_a_lock():
-                break
-            time.sleep(0.05)
-        else:
-            pytest.fail("the order never waited for the game's lock")
-        holder.commit()
-        waiting.join(timeout=60)
-    finally:
-        holder.close()
+    lock_holder.lock(game.pk)
+    lock_holder.execute("INSERT INTO referee_duework (game_id, key, kind, seats, due_at, status, created_at, result) "
+                        "VALUES (%s, 'made:meanwhile', 'now', '[]', now(), 'pending', now(), '')", [game.pk])
+    lock_holder.commit_once_waited_for(order, "the order")
     assert "made:meanwhile" in known
 
 
-def test_a_deadline_job_that_waited_for_the_game_lock_knows_the_vacation_its_holder_declared(committed):
+def test_a_deadline_job_that_waited_for_the_game_lock_knows_the_vacation_its_holder_declared(committed, lock_holder):
     """A deadline job's lock brings the game's due row, vacations and recipients along in
     one statement, read once the lock is held: a vacation declared (under the game's lock)
     while the job waited is one the job knows of."""
     import datetime as dt
-    import threading
 
-    import psycopg
-    from django.db import connection
+    from django.db import transaction
 
     from referee import scheduling
     from referee.models import DueWork
@@ -157,35 +185,17 @@ def test_a_deadline_job_that_waited_for_the_game_lock_knows_the_vacation_its_hol
     game, seats = started_game()
     row = DueWork.objects.get(game=game, kind="deadline", status="pending")
     now = row.due_at + dt.timedelta(minutes=1)
-    db = settings.DATABASES["default"]
-    holder = psycopg.connect(host=db["HOST"], port=db["PORT"], user=db["USER"], dbname=db["NAME"])
     away: list[int] = []
 
     def job() -> None:
-        try:
-            from django.db import transaction
+        with transaction.atomic():
+            locked, found = scheduling._locked_game_and_row(str(game.pk), row.key, "deadline", now)
+            assert found is not None and found.pk == row.pk
+            away.extend(v.seat for v in locked._vacations_from[1])
 
-            with transaction.atomic():
-                locked, found = scheduling._locked_game_and_row(str(game.pk), row.key, "deadline", now)
-                assert found is not None and found.pk == row.pk
-                away.extend(v.seat for v in locked._vacations_from[1])
-        finally:
-            connection.close()
-
-    try:
-        holder.execute("SELECT 1 FROM referee_game WHERE id = %s FOR NO KEY UPDATE", [game.pk])
-        holder.execute("INSERT INTO referee_vacation (seat_id, starts_at, ends_at, reason) VALUES (%s, %s, %s, '')",
-                       [seats[0].pk, now - dt.timedelta(hours=1), now + dt.timedelta(days=3)])
-        waiting = threading.Thread(target=job)
-        waiting.start()
-        for _ in range(600):
-            if _someone_waits_on_a_lock():
-                break
-            time.sleep(0.05)
-        else:
-            pytest.fail("the job never waited for the game's lock")
-        holder.commit()
-        waiting.join(timeout=60)
-    finally:
-        holder.close()
+    lock_holder.lock(game.pk)
+    lock_holder.execute("INSERT INTO referee_vacation (game_id, seat_id, starts_at, ends_at, reason) "
+                        "VALUES (%s, %s, %s, %s, '')",
+                        [game.pk, seats[0].pk, now - dt.timedelta(hours=1), now + dt.timedelta(days=3)])
+    lock_holder.commit_once_waited_for(job, "the job")
     assert away == [seats[0].number]

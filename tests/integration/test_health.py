@@ -65,7 +65,7 @@ def test_health_is_503_naming_the_broker_once_redis_stops(client, settings, own_
 
 def test_health_is_503_naming_the_database_when_it_does_not_answer(tmp_path):
     closed = free_port()  # nothing listens there
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "referee.settings", "REFEREE_VAR_DIR": str(tmp_path),
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "REFEREE_VAR_DIR": str(tmp_path),
            "DATABASE_URL": f"postgres://nobody@127.0.0.1:{closed}/nothing", "CACHE_URL": ""}
     probe = ("import json, django; django.setup(); from django.test import Client; "
              "r = Client(HTTP_HOST='localhost').get('/health/'); "

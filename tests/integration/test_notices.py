@@ -262,7 +262,7 @@ def test_game_over_and_a_moderators_correction_reach_every_seat_that_wants_them_
 
 
 def test_notices_are_routed_to_a_queue_of_their_own():
-    from referee.celery import app
+    from config.celery import app
 
     assert app.amqp.router.route({}, "notices.send_due")["queue"].name == "notices"
     assert app.amqp.router.route({}, "referee.run_due_work")["queue"].name != "notices"

@@ -4,7 +4,7 @@ On a table that was never analysed PostgreSQL guesses, and a prepared statement 
 generic plan made on a guess: with a redundant one-column ``game_id`` index beside the
 unique ``(game_id, seq)`` it picked the one-column index for the append and filtered every
 record of the game to find one predecessor. Here every statement an order and a deadline
-job send through ``store.sql.run`` is, just before it runs, explained with both a generic
+job send through ``store.sql.run`` or ``count`` is, just before it runs, explained with both a generic
 and a custom plan (``EXPLAIN ANALYZE`` in a savepoint rolled back), on a game of a few
 thousand records and a thousand finished due-work rows whose tables look never analysed:
 each scan of the log and of the due work goes through a composite index and touches a
@@ -80,18 +80,21 @@ def _explain(sql: str, params: Any, mode: str) -> list[dict[str, Any]]:
 
 @pytest.fixture
 def explained(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str, list[dict[str, Any]]]]:
-    """Every statement sent through ``store.sql.run`` while the fixture is on, explained just
-    before it runs (the tables then as the statement finds them)."""
+    """Every statement sent through ``store.sql.run`` or ``store.sql.count`` while the
+    fixture is on, explained just before it runs (the tables then as the statement finds them)."""
     seen: list[tuple[str, str, list[dict[str, Any]]]] = []
-    run = store_sql.run
 
-    def explaining(sql: str, params: Sequence[Any] = (), **options: Any) -> list[tuple[Any, ...]]:
-        if any(table in sql for table in HOT_TABLES):
-            for mode in ("force_generic_plan", "force_custom_plan"):
-                seen.append((sql, mode, _explain(sql, params, mode)))
-        return run(sql, params, **options)
+    def explaining(send: Any) -> Any:
+        def explained_first(sql: str, params: Sequence[Any] = (), **options: Any) -> Any:
+            if any(table in sql for table in HOT_TABLES):
+                for mode in ("force_generic_plan", "force_custom_plan"):
+                    seen.append((sql, mode, _explain(sql, params, mode)))
+            return send(sql, params, **options)
 
-    monkeypatch.setattr(store_sql, "run", explaining)
+        return explained_first
+
+    monkeypatch.setattr(store_sql, "run", explaining(store_sql.run))
+    monkeypatch.setattr(store_sql, "count", explaining(store_sql.count))
     return seen
 
 

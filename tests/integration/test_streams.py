@@ -27,9 +27,9 @@ pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
 @pytest.mark.django_db  # pytest-django sets the test database up only for a module with one
 def test_the_settings_name_the_asgi_application():
-    from referee.asgi import application
+    from config.asgi import application
 
-    assert settings.ASGI_APPLICATION == "referee.asgi.application" and callable(application)
+    assert settings.ASGI_APPLICATION == "config.asgi.application" and callable(application)
 
 
 def database_url() -> str:

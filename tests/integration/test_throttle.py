@@ -24,7 +24,7 @@ PROBE = (
 def web_process(var_dir: Path, cache_url: str, ip: str, n: int) -> list[int]:
     """A separate interpreter with the production settings, as each gunicorn worker is."""
     env = {
-        **os.environ, "DJANGO_SETTINGS_MODULE": "referee.settings", "REFEREE_VAR_DIR": str(var_dir),
+        **os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "REFEREE_VAR_DIR": str(var_dir),
         "DATABASE_URL": f"sqlite:///{var_dir / 'db.sqlite3'}", "CACHE_URL": cache_url,
         "REFEREE_THROTTLE_ANON": "5/min", "PROBE_IP": ip, "PROBE_N": str(n),
     }

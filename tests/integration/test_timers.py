@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from config.celery import app
 from referee import services
-from referee.celery import app
 from referee.models import DueWork, Event, Game
 from tests.factories import GameFactory, SeatFactory
 from tests.integration.test_celery_worker import Worker, _reset_producer_pool, wait_for

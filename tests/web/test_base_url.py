@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from django.test import Client, override_settings
 
+from config.settings import served_base_url
 from referee.embedded import child_environment
-from referee.settings import served_base_url
 from tests.web.conftest import worms_table
 
 

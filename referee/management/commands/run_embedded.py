@@ -1,9 +1,9 @@
 """manage.py run_embedded: the whole service on the embedded default, from one command.
 
 Migrates the SQLite database, makes sure a demo game and demo accounts exist, then starts
-the web server (uvicorn serving referee/asgi.py), a Celery worker and Celery beat (kombu's
-filesystem broker: no server), says it is running once the web server answers, and keeps all
-three running until Ctrl-C. Debug pages are off unless REFEREE_DEBUG=1 (a wrong address shows
+the web server (uvicorn serving the project's ASGI application), Celery workers and Celery beat
+(kombu's filesystem broker: no server), says it is running once the web server answers, and
+keeps them all running until Ctrl-C. Debug pages are off unless REFEREE_DEBUG=1 (a wrong address shows
 a plain "not found", not the URLconf); see referee/embedded.py for the supervision.
 """
 
@@ -54,18 +54,23 @@ class Command(BaseCommand):
         shutil.rmtree(settings.PROMETHEUS_MULTIPROC_DIR, ignore_errors=True)
         os.makedirs(settings.PROMETHEUS_MULTIPROC_DIR, exist_ok=True)
         python = sys.executable
-        celery = [python, "-m", "celery", "-A", "referee"]
+        # What the settings name: the ASGI application, and the project package beside it that
+        # holds the Celery app (Celery's -A finds it there).
+        asgi_module, _, asgi_name = settings.ASGI_APPLICATION.rpartition(".")
+        celery = [python, "-m", "celery", "-A", asgi_module.partition(".")[0]]
         supervisor = Supervisor(out=sys.stderr)
         # ASGI, as in production: waiting readers (long-polls, event streams) hold no thread.
-        supervisor.start("web", "web server", [python, "-m", "uvicorn", "referee.asgi:application", "--host", host,
+        supervisor.start("web", "web server", [python, "-m", "uvicorn", f"{asgi_module}:{asgi_name}", "--host", host,
                                                "--port", str(port), "--log-level", "warning"],
                          cwd=settings.BASE_DIR, env=env)
         supervisor.start("worker", "Celery worker", [*celery, "worker", "--pool", "solo", "--loglevel", "warning"],
                          cwd=settings.BASE_DIR, env=env)
-        # Notices (chat services, bots) on their own worker: a slow endpoint never holds up a deadline.
-        supervisor.start("notices", "notices worker", [*celery, "worker", "--pool", "solo", "--loglevel", "warning",
-                                                       "-Q", "notices", "-n", "notices@%h"],
-                         cwd=settings.BASE_DIR, env=env)
+        # Each queue the settings route tasks to on a worker of its own (notices to chat services
+        # and bots: a slow endpoint never holds up a deadline).
+        for queue in sorted({route["queue"] for route in settings.CELERY_TASK_ROUTES.values()}):
+            supervisor.start(queue, f"{queue} worker", [*celery, "worker", "--pool", "solo", "--loglevel", "warning",
+                                                        "-Q", queue, "-n", f"{queue}@%h"],
+                             cwd=settings.BASE_DIR, env=env)
         supervisor.start("beat", "Celery beat", [*celery, "beat", "--loglevel", "warning", "--schedule",
                                                  settings.CELERY_BEAT_SCHEDULE_FILENAME],
                          cwd=settings.BASE_DIR, env=env)

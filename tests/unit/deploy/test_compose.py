@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[3]
 COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
 SERVICES = COMPOSE["services"]
 APP_SERVICES = ("migrate", "web", "worker", "beat")
-SETTINGS_SOURCE = (ROOT / "referee" / "settings.py").read_text()
+SETTINGS_SOURCE = (ROOT / "config" / "settings.py").read_text()
 
 
 def env_of(service: str) -> dict[str, str]:
@@ -73,7 +73,7 @@ def test_the_database_creates_the_services_role_on_first_start():
 
 
 def test_the_settings_really_read_the_compose_environment():
-    env = {**os.environ, **{k: resolved(v) for k, v in env_of("web").items()}, "DJANGO_SETTINGS_MODULE": "referee.settings"}
+    env = {**os.environ, **{k: resolved(v) for k, v in env_of("web").items()}, "DJANGO_SETTINGS_MODULE": "config.settings"}
     env["REFEREE_VAR_DIR"] = str(ROOT / "var" / "compose-check")
     probe = (
         "import json; from django.conf import settings as s; "
@@ -88,7 +88,7 @@ def test_the_settings_really_read_the_compose_environment():
 
 
 def test_production_refuses_to_start_without_a_secret_key():
-    env = {**os.environ, "DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": "", "DJANGO_SETTINGS_MODULE": "referee.settings"}
+    env = {**os.environ, "DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": "", "DJANGO_SETTINGS_MODULE": "config.settings"}
     out = subprocess.run([sys.executable, "-c", "from django.conf import settings; settings.DEBUG"],
                          env=env, cwd=ROOT, capture_output=True, text=True)
     assert out.returncode != 0 and "DJANGO_SECRET_KEY" in out.stderr
@@ -97,22 +97,22 @@ def test_production_refuses_to_start_without_a_secret_key():
 def test_the_web_command_serves_the_asgi_application_with_uvicorn_workers():
     command = SERVICES["web"]["command"]
     assert command[0] == "gunicorn"
-    assert command[1] == "referee.asgi:application"
+    assert command[1] == "config.asgi:application"
     worker = command[command.index("--worker-class") + 1]
     module, _, attr = worker.rpartition(".")
     # In a fresh interpreter: importing the ASGI module sets up Django for the web server.
     probe = (
         f"import importlib; m = importlib.import_module('{module}'); w = getattr(m, '{attr}'); "
-        "from uvicorn_worker import UvicornWorker; from referee.asgi import application; "
+        "from uvicorn_worker import UvicornWorker; from config.asgi import application; "
         "assert issubclass(w, UvicornWorker) and callable(application); print('ok')"
     )
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "referee.settings", "REFEREE_VAR_DIR": str(ROOT / "var" / "compose-check")}
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "REFEREE_VAR_DIR": str(ROOT / "var" / "compose-check")}
     out = subprocess.run([sys.executable, "-c", probe], env=env, cwd=ROOT, capture_output=True, text=True)
     assert out.stdout.strip() == "ok", out.stderr
 
 
 def test_the_web_service_shares_its_cache_in_redis():
-    env = {**os.environ, **{k: resolved(v) for k, v in env_of("web").items()}, "DJANGO_SETTINGS_MODULE": "referee.settings",
+    env = {**os.environ, **{k: resolved(v) for k, v in env_of("web").items()}, "DJANGO_SETTINGS_MODULE": "config.settings",
            "REFEREE_VAR_DIR": str(ROOT / "var" / "compose-check")}
     probe = ("import json; from django.conf import settings as s; "
              "print(json.dumps([s.CACHES['default']['BACKEND'], s.CACHES['default']['LOCATION'], s.LIVE_REDIS_URL]))")
@@ -125,14 +125,14 @@ def test_the_web_service_shares_its_cache_in_redis():
 @pytest.mark.parametrize(("service", "role"), [("worker", "worker"), ("beat", "beat")])
 def test_celery_services_load_the_project_app(service, role):
     command = SERVICES[service]["command"]
-    assert command[:4] == ["celery", "-A", "referee", role]
-    from referee import celery_app
+    assert command[:4] == ["celery", "-A", "config", role]
+    from config import celery_app
 
     assert celery_app.main == "referee"
 
 
 def test_the_beat_schedule_includes_the_sweeper():
-    from referee.celery import app
+    from config.celery import app
     from referee.tasks import sweep_due_work
 
     tasks = {entry["task"] for entry in app.conf.beat_schedule.values()}
@@ -146,6 +146,6 @@ def test_migrate_runs_a_real_management_command():
 
 def test_the_image_is_built_from_the_dockerfile_with_the_packages():
     dockerfile = (ROOT / "Dockerfile").read_text()
-    for package in ("referee", "games", "api", "frontend_templates", "game_pages"):
+    for package in ("config", "referee", "games", "api", "frontend_templates", "notices", "game_pages"):
         assert f"COPY {package} {package}" in dockerfile
-    assert "referee.asgi:application" in dockerfile
+    assert "config.asgi:application" in dockerfile

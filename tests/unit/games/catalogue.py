@@ -10,9 +10,12 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
+
+from games.base import Command, Event, RuleViolation
+from games.registry import default_registry
 
 
 class CaseLike(Protocol):
@@ -31,6 +34,7 @@ class CaseLike(Protocol):
 
 
 C = TypeVar("C", bound=CaseLike)
+S = TypeVar("S")
 
 
 @dataclass(frozen=True)
@@ -58,6 +62,74 @@ class CatalogueCase:
     @property
     def test_name(self) -> str:
         return test_name_of(self.id, self.name)
+
+
+@dataclass(frozen=True)
+class VersionedCase(CatalogueCase):
+    """A case of a ruleset that keeps older versions registered: ``version`` is the one it
+    is played under ("": the latest); an older version's case pins what games begun under
+    it still do when they are verified. ``ruleset`` is the registry's name for it."""
+
+    ruleset: ClassVar[str]
+    version: str = ""
+
+    @property
+    def rules(self) -> Any:
+        return default_registry().get(self.ruleset, self.version or None)
+
+
+@dataclass
+class Played(Generic[S]):
+    """A case played: the position after it, the events, the refusal of its last order (if
+    it was refused) and how many forced dice were left over."""
+
+    state: S
+    events: list[Event] = field(default_factory=list)
+    rejection: RuleViolation | None = None
+    unused_dice: int = 0
+
+
+def play(played: Played[S], orders: Sequence[str], command: Callable[[S, str], Command],
+         decide: Callable[[S, Command], Sequence[Event]], fold: Callable[[S, Sequence[Event]], S]) -> Played[S]:
+    """Give the case's orders one by one from ``played``'s position. Only the last may be
+    refused: its refusal is kept and the position stays as it was before it; an earlier
+    refusal is the case's own mistake."""
+    for i, text in enumerate(orders):
+        order = command(played.state, text)
+        try:
+            events = decide(played.state, order)
+        except RuleViolation as exc:
+            if i != len(orders) - 1:
+                raise AssertionError(f"order {i + 1} ({text!r}) was refused: {exc}") from exc
+            played.rejection = exc
+            break
+        played.events.extend(events)
+        played.state = fold(played.state, events)
+    return played
+
+
+def check_start(case: CatalogueCase, parse: Callable[[str], S], show: Callable[[S], str],
+                validate: Callable[[S], list[str]] | None = None) -> None:
+    """The case's position reads back as written and (given ``validate``) is a legal one."""
+    start = parse(case.position)
+    assert show(start) == case.position, f"{case.id}: the position does not round-trip: {show(start)}"
+    if validate is not None:
+        assert not validate(start), f"{case.id}: invalid position: {validate(start)}"
+
+
+def check(case: CatalogueCase, played: Played[S], holds: Callable[[S, list[Event], str], str | None],
+          show: Callable[[S], str], validate: Callable[[S], list[str]] | None = None) -> None:
+    """The one check of a played case, every catalogue's: the outcome (``assert_outcome``),
+    every ``expect`` line (``holds`` says what is wrong with one, or None), the position
+    after legal (given ``validate``; a case refused before any position exists has none)
+    and, where the case gives it, the whole position after."""
+    where = f"\n  position after: {show(played.state)}\n  events: {[type(e).__name__ for e in played.events]}"
+    problems = [f"{text}: {p}" for text in case.expect if (p := holds(played.state, played.events, text))]
+    assert_outcome(case, played.rejection, problems, where, played.unused_dice)
+    if validate is not None and not (played.rejection and not played.events and not case.position):
+        assert not validate(played.state), f"{case.id}: the position after is invalid: {validate(played.state)}{where}"
+    if case.after:
+        assert show(played.state) == case.after, f"{case.id}: position differs{where}"
 
 
 def case_order(case: CaseLike) -> list[int]:

@@ -187,3 +187,25 @@ def test_the_fast_reader_answers_what_the_checking_reader_answers():
     for _ in range(3000):
         data = mutations(base, rng)
         assert outcome(from_data, Shape, data, "e") == outcome(checking, Shape, data, "e"), data
+
+
+@dataclass(frozen=True)
+class Plain:
+    """A dataclass whose __init__ only sets its fields: read without calling it."""
+
+    name: str
+    points: tuple[Point, ...]
+    colour: Colour = Colour.RED
+    label: str | None = None
+    tags: tuple[str, ...] = ()
+
+
+def test_a_plain_dataclass_read_without_its_init_is_the_one_its_init_builds():
+    value = Plain("p", (Point(1, 2),), Colour.BLUE, "l", ("a",))
+    read = from_data(Plain, to_data(value))
+    assert read == value and vars(read) == vars(value) and hash(read) == hash(value)
+    assert vars(from_data(Plain, {"name": "q", "points": []})) == vars(Plain("q", ()))
+    rng = random.Random(25)
+    for _ in range(1000):
+        data = mutations(to_data(value), rng)
+        assert outcome(from_data, Plain, data, "e") == outcome(checking, Plain, data, "e"), data

@@ -188,7 +188,8 @@ def test_the_finder_sees_no_cycle_in_a_one_way_graph() -> None:
 
 def test_every_package_is_read() -> None:
     edges = project()
-    for package in ("api", "bench", "clients", "frontend_templates", "game_pages", "games", "referee", "tests"):
+    for package in ("api", "bench", "clients", "config", "frontend_templates", "game_pages", "games", "notices",
+                    "referee", "tests"):
         assert package in packages(), package
     assert "referee.scheduling" in edges["referee.services"]  # a function-level import
     assert "games.worms.state" in edges["games.worms.rules"]
@@ -207,6 +208,47 @@ def project() -> dict[str, set[str]]:
 def test_no_import_cycles(package: str) -> None:
     found = [c for c in cycles(project()) if any(_package(m) == package for m in c)]
     assert found == [], "import cycles: " + "; ".join(" -> ".join(c) for c in found)
+
+
+# The core and what it may import: itself and the pure rulesets below it. The project's wiring
+# (config), the apps and the pages (api, notices, frontend_templates, game_pages) sit above it.
+CORE = "referee"
+BELOW_THE_CORE = ("games",)
+
+
+def _names_a_module(text: str, packages: Iterable[str]) -> bool:
+    """A dotted path (``"api.errors.handler400"``, ``"config.asgi:application"``) or a bare
+    package name (a queue, an app label) in one of ``packages``."""
+    head = text.partition(":")[0]
+    return head.partition(".")[0] in packages and all(part.isidentifier() for part in head.split("."))
+
+
+def test_the_core_imports_nothing_above_it() -> None:
+    edges = project()
+    found = {m: sorted(t for t in edges[m] if _package(t) not in (CORE, *BELOW_THE_CORE))
+             for m in edges if _package(m) == CORE}
+    assert {m: targets for m, targets in found.items() if targets} == {}
+
+
+def test_the_core_names_no_module_above_it() -> None:
+    """Not by string either (a URLconf's ``include("api.urls")``, a setting, a task's queue)."""
+    above = set(packages()) - {CORE, *BELOW_THE_CORE}
+    found = {
+        name: sorted({node.value for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                      if isinstance(node, ast.Constant) and isinstance(node.value, str)
+                      and _names_a_module(node.value, above)})
+        for name, path in modules().items() if _package(name) == CORE
+    }
+    assert {m: texts for m, texts in found.items() if texts} == {}
+
+
+def test_a_string_naming_a_module_above_the_core_is_seen() -> None:
+    above = {"api", "config", "notices"}
+    assert _names_a_module("api.errors.handler400", above)
+    assert _names_a_module("config.asgi:application", above)
+    assert _names_a_module("notices", above)
+    assert not _names_a_module("referee.run_due_work", above)
+    assert not _names_a_module("the notices app", above)
 
 
 # The modules of writes: a module of reads (a ``*selectors`` module) imports none of them.

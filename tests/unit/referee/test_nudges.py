@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import logging
 
+from config.celery import app
 from referee import nudges
-from referee.celery import app
 
 
 def test_a_nudge_reaches_the_broker_after_the_caller_has_moved_on(monkeypatch):

@@ -27,14 +27,14 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[4]
 if str(ROOT) not in sys.path:  # running this file as a script
     sys.path.insert(0, str(ROOT))
 
-from games.base import PUBLIC, REFEREE, Actor, Command, Event, RuleViolation, Viewer  # noqa: E402
+from games.base import PUBLIC, REFEREE, Actor, Command, Event, Viewer  # noqa: E402
 from games.dice import ForcedDice  # noqa: E402
 from games.lggwg import RULESET  # noqa: E402
 from games.lggwg import events as ev  # noqa: E402
@@ -43,21 +43,14 @@ from games.lggwg.commands import ResolveAtDeadline, SubmitOrders  # noqa: E402
 from games.lggwg.notation import format_position, parse, validate  # noqa: E402
 from games.lggwg.orders import format_order, parse_orders  # noqa: E402
 from games.lggwg.state import LggwgState, Order  # noqa: E402
-from tests.unit.games.catalogue import (  # noqa: E402
-    CatalogueCase,
-    assert_outcome,
-    load_toml_cases,
-    refusal_line,
-    render_catalogue,
-    write_doc,
-)
+from tests.unit.games import catalogue  # noqa: E402
 
 CASES_DIR = Path(__file__).parent / "cases"
 DOC = ROOT / "docs" / "cases" / "lggwg.md"
 
 
 @dataclass(frozen=True)
-class Case(CatalogueCase):
+class Case(catalogue.CatalogueCase):
     """A case of this catalogue (the fields are CatalogueCase's)."""
 
     @property
@@ -66,16 +59,8 @@ class Case(CatalogueCase):
 
 
 
-@dataclass
-class Run:
-    state: LggwgState
-    events: list[Event] = field(default_factory=list)
-    rejection: RuleViolation | None = None
-    unused_dice: int = 0
-
-
 def load_cases() -> list[Case]:
-    return load_toml_cases(CASES_DIR, Case)
+    return catalogue.load_toml_cases(CASES_DIR, Case)
 
 
 def command(state: LggwgState, text: str) -> Command:
@@ -90,30 +75,19 @@ def command(state: LggwgState, text: str) -> Command:
     return SubmitOrders(actor=Actor.player(team.seat), orders=parse_orders(body))
 
 
-def run(case: Case) -> Run:
-    state = parse(case.position)
+def run(case: Case) -> catalogue.Played[LggwgState]:
     dice = ForcedDice(case.dice)
-    result = Run(state)
-    for i, text in enumerate(case.orders):
-        order = command(result.state, text)
-        try:
-            events = RULESET.decide(result.state, order, dice)
-        except RuleViolation as exc:
-            if i != len(case.orders) - 1:
-                raise AssertionError(f"order {i + 1} ({text!r}) was refused: {exc}") from exc
-            result.rejection = exc
-            break
-        result.events.extend(events)
-        result.state = RULESET.fold(result.state, events)
-    result.unused_dice = len(dice.values)
-    return result
+    played = catalogue.play(catalogue.Played(parse(case.position)), case.orders, command,
+                            lambda state, order: RULESET.decide(state, order, dice), RULESET.fold)
+    played.unused_dice = len(dice.values)
+    return played
 
 
 def _step_text(record) -> str:  # noqa: ANN001
     return format_order(Order(record.kind, record.unit, record.target)) + ("" if record.executed else "~")
 
 
-def check(state: LggwgState, events: list[Event], text: str) -> str | None:
+def holds(state: LggwgState, events: list[Event], text: str) -> str | None:
     """None if ``text`` holds; else what is wrong."""
     words = text.split()
     steps = [e.record for e in events if isinstance(e, ev.OrderResolved)]
@@ -225,14 +199,8 @@ def _name(square: tuple[int, int]) -> str:
 
 
 def verify(case: Case) -> None:
-    start = parse(case.position)
-    assert format_position(start) == case.position, f"{case.id}: the position does not round-trip"
-    assert validate(start) == [], f"{case.id}: invalid position: {validate(start)}"
-    result = run(case)
-    where = f"\n  position after: {format_position(result.state)}\n  events: {[type(e).__name__ for e in result.events]}"
-    problems = [f"{text}: {p}" for text in case.expect if (p := check(result.state, result.events, text))]
-    assert_outcome(case, result.rejection, problems, where, result.unused_dice)
-    assert validate(result.state) == [], f"{case.id}: the position after is invalid: {validate(result.state)}"
+    catalogue.check_start(case, parse, format_position, validate)
+    catalogue.check(case, run(case), holds, format_position, validate)
 
 
 HEADER = (
@@ -256,13 +224,13 @@ def _body(case: Case) -> list[str]:
         lines += ["", "Dice: " + ", ".join(str(d) for d in case.dice)]
     lines += [""]
     if case.reject:
-        return lines + refusal_line(case)
+        return lines + catalogue.refusal_line(case)
     return lines + ["Result: " + "; ".join(f"`{e}`" for e in case.expect) + ".", ""]
 
 
 def render_markdown(cases: Sequence[Case]) -> str:
-    return render_catalogue(cases, HEADER, _body)
+    return catalogue.render_catalogue(cases, HEADER, _body)
 
 
 if __name__ == "__main__":
-    write_doc(DOC, render_markdown(load_cases()))
+    catalogue.write_doc(DOC, render_markdown(load_cases()))

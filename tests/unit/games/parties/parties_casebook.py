@@ -30,14 +30,14 @@ import json
 import re
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[4]
 if str(ROOT) not in sys.path:  # running this file as a script
     sys.path.insert(0, str(ROOT))
 
-from games.base import Event, RuleViolation, SeatInfo, Viewer  # noqa: E402
+from games.base import Event, SeatInfo, Viewer  # noqa: E402
 from games.dice import ForcedDice  # noqa: E402
 from games.parties import RULESET  # noqa: E402
 from games.parties.board import name, parse_square  # noqa: E402
@@ -45,67 +45,43 @@ from games.parties.events import BattleFought  # noqa: E402
 from games.parties.notation import format_position, parse, validate  # noqa: E402
 from games.parties.orders import parse_order  # noqa: E402
 from games.parties.state import PartiesState, tenths  # noqa: E402
-from tests.unit.games.catalogue import (  # noqa: E402
-    CatalogueCase,
-    assert_outcome,
-    load_toml_cases,
-    refusal_line,
-    render_catalogue,
-    write_doc,
-)
+from tests.unit.games import catalogue  # noqa: E402
 
 CASES_DIR = Path(__file__).parent / "cases"
 DOC = ROOT / "docs" / "cases" / "parties.md"
 
 
 @dataclass(frozen=True)
-class Case(CatalogueCase):
+class Case(catalogue.CatalogueCase):
     seats: int = 0
     settings: str = ""
 
 
 
-@dataclass
-class Outcome:
-    state: PartiesState
-    events: list[Event] = field(default_factory=list)
-    rejection: RuleViolation | None = None
-    unused_dice: int = 0
-
-
 def load_cases() -> list[Case]:
-    return load_toml_cases(CASES_DIR, Case)
+    return catalogue.load_toml_cases(CASES_DIR, Case)
 
 
-def run(case: Case) -> Outcome:
+def run(case: Case) -> catalogue.Played[PartiesState]:
     dice = ForcedDice(case.dice)
     if case.seats:
         settings = RULESET.parse_settings(json.loads(case.settings or "{}"))
         seats = [SeatInfo(n, f"bot {n}") for n in range(1, case.seats + 1)]
         events = list(RULESET.setup(settings, seats, dice))
-        outcome = Outcome(RULESET.fold(RULESET.initial_state(), events), events)
+        start = catalogue.Played(RULESET.fold(RULESET.initial_state(), events), events)
     else:
-        outcome = Outcome(parse(case.position))
-    for i, text in enumerate(case.orders):
-        order = parse_order(text, outcome.state)
-        try:
-            events = RULESET.decide(outcome.state, order, dice)
-        except RuleViolation as exc:
-            if i != len(case.orders) - 1:
-                raise AssertionError(f"order {i + 1} ({text!r}) was refused: {exc}") from exc
-            outcome.rejection = exc
-            break
-        outcome.events.extend(events)
-        outcome.state = RULESET.fold(outcome.state, events)
-    outcome.unused_dice = len(dice.values)
-    return outcome
+        start = catalogue.Played(parse(case.position))
+    played = catalogue.play(start, case.orders, lambda state, text: parse_order(text, state),
+                            lambda state, order: RULESET.decide(state, order, dice), RULESET.fold)
+    played.unused_dice = len(dice.values)
+    return played
 
 
 def _seats(text: str) -> list[int]:
     return [] if text == "none" else sorted(int(s) for s in text.split(","))
 
 
-def check(state: PartiesState, events: list[Event], text: str) -> str | None:
+def holds(state: PartiesState, events: list[Event], text: str) -> str | None:
     """None if ``text`` holds; else what is wrong."""
     names = [type(e).__name__ for e in events]
     m = re.match(r"(\d+) (at|strength|score) (\S+)$", text)
@@ -185,15 +161,8 @@ def check(state: PartiesState, events: list[Event], text: str) -> str | None:
 def verify(case: Case) -> None:
     """Run the case and raise AssertionError (with the position) if it does not hold."""
     if not case.seats:
-        assert format_position(parse(case.position)) == case.position, "the position does not round-trip"
-        assert not validate(parse(case.position)), f"{case.id}: invalid position: {validate(parse(case.position))}"
-    result = run(case)
-    where = f"\n  position after: {format_position(result.state)}\n  events: {[type(e).__name__ for e in result.events]}"
-    problems = [f"{text}: {p}" for text in case.expect if (p := check(result.state, result.events, text))]
-    assert_outcome(case, result.rejection, problems, where, result.unused_dice)
-    assert not validate(result.state), f"{case.id}: the position after is invalid: {validate(result.state)}{where}"
-    if case.after:
-        assert format_position(result.state) == case.after, f"{case.id}: position differs{where}"
+        catalogue.check_start(case, parse, format_position, validate)
+    catalogue.check(case, run(case), holds, format_position, validate)
 
 
 HEADER = (
@@ -219,7 +188,7 @@ def _body(case: Case) -> list[str]:
         lines += ["", "Dice: " + ", ".join(str(d) for d in case.dice)]
     lines += [""]
     if case.reject:
-        return lines + refusal_line(case)
+        return lines + catalogue.refusal_line(case)
     result = "; ".join(case.expect)
     if case.after:
         result = (result + "; " if result else "") + "position after:"
@@ -230,8 +199,8 @@ def _body(case: Case) -> list[str]:
 
 
 def render_markdown(cases: Sequence[Case]) -> str:
-    return render_catalogue(cases, HEADER, _body)
+    return catalogue.render_catalogue(cases, HEADER, _body)
 
 
 if __name__ == "__main__":
-    write_doc(DOC, render_markdown(load_cases()))
+    catalogue.write_doc(DOC, render_markdown(load_cases()))

@@ -36,78 +36,45 @@ if str(ROOT) not in sys.path:  # running this file as a script
 
 from games.base import Event, RuleViolation, SeatInfo, Viewer, work_key_text  # noqa: E402
 from games.dice import NoDice  # noqa: E402
-from games.registry import default_registry  # noqa: E402
 from games.wormlord import RULESET, WormlordRuleset  # noqa: E402
 from games.wormlord.board import SQUARES, Colour  # noqa: E402
 from games.wormlord.notation import format_position, parse, validate  # noqa: E402
 from games.wormlord.orders import expand, parse_order  # noqa: E402
 from games.wormlord.rounds import scores  # noqa: E402
 from games.wormlord.state import WormlordState  # noqa: E402
-from tests.unit.games.catalogue import (  # noqa: E402
-    CatalogueCase,
-    assert_outcome,
-    load_toml_cases,
-    refusal_line,
-    render_catalogue,
-    write_doc,
-)
+from tests.unit.games import catalogue  # noqa: E402
 
 CASES_DIR = Path(__file__).parent / "cases"
 DOC = ROOT / "docs" / "cases" / "wormlord.md"
 
 
 @dataclass(frozen=True)
-class Case(CatalogueCase):
+class Case(catalogue.VersionedCase):
+    ruleset = "wormlord"
     seats: int = 0
     settings: dict[str, Any] = field(default_factory=dict)
-    #: the ruleset version the case is played under ("": the latest); an older version's
-    #: case pins what games begun under it still do when they are verified
-    version: str = ""
-
-    @property
-    def rules(self) -> WormlordRuleset:
-        ruleset = default_registry().get("wormlord", self.version or None)
-        assert isinstance(ruleset, WormlordRuleset)
-        return ruleset
-
-
-@dataclass
-class Run:
-    state: WormlordState
-    events: list[Event] = field(default_factory=list)
-    rejection: RuleViolation | None = None
 
 
 def load_cases() -> list[Case]:
-    return load_toml_cases(CASES_DIR, Case, tuples=("orders", "expect"))
+    return catalogue.load_toml_cases(CASES_DIR, Case, tuples=("orders", "expect"))
 
 
-def run(case: Case) -> Run:
-    rules = case.rules
+def run(case: Case) -> catalogue.Played[WormlordState]:
+    rules: WormlordRuleset = case.rules
     if case.seats:
         seats = [SeatInfo(n, f"player {n}") for n in range(1, case.seats + 1)]
         try:
             events = rules.setup(rules.parse_settings(case.settings), seats, NoDice())
         except RuleViolation as exc:
-            return Run(rules.initial_state(), rejection=exc)
-        result = Run(rules.fold(rules.initial_state(), events), list(events))
+            return catalogue.Played(rules.initial_state(), rejection=exc)
+        start = catalogue.Played(rules.fold(rules.initial_state(), events), list(events))
     else:
-        result = Run(parse(case.position))
-    orders = expand(case.orders)
-    for i, text in enumerate(orders):
-        try:
-            events = rules.decide(result.state, parse_order(text), NoDice())
-        except RuleViolation as exc:
-            if i != len(orders) - 1:
-                raise AssertionError(f"order {i + 1} ({text!r}) was refused: {exc}") from exc
-            result.rejection = exc
-            break
-        result.events.extend(events)
-        result.state = rules.fold(result.state, events)
-    return result
+        start = catalogue.Played(parse(case.position))
+    return catalogue.play(start, expand(case.orders), lambda _state, text: parse_order(text),
+                          lambda state, order: rules.decide(state, order, NoDice()), rules.fold)
 
 
-def check(state: WormlordState, events: list[Event], text: str) -> str | None:
+def holds(state: WormlordState, events: list[Event], text: str) -> str | None:
     """None if ``text`` holds; else what is wrong."""
     names = [type(e).__name__ for e in events]
     m = re.fullmatch(r"knot (\w+) at ([a-g][1-7])(?: by seat (\d+))?", text)
@@ -176,18 +143,8 @@ def check(state: WormlordState, events: list[Event], text: str) -> str | None:
 def verify(case: Case) -> None:
     """Run the case and raise AssertionError (with the position) if it does not hold."""
     if case.position:
-        assert format_position(parse(case.position)) == case.position, (
-            f"{case.id}: the position does not round-trip: {format_position(parse(case.position))}"
-        )
-        assert validate(parse(case.position)) == [], f"{case.id}: {validate(parse(case.position))}"
-    result = run(case)
-    where = f"\n  position after: {format_position(result.state)}\n  events: {result.events}"
-    problems = [f"{text}: {p}" for text in case.expect if (p := check(result.state, result.events, text))]
-    assert_outcome(case, result.rejection, problems, where)
-    if not case.reject:
-        assert validate(result.state) == [], f"{case.id}: the result is invalid: {validate(result.state)}{where}"
-    if case.after:
-        assert format_position(result.state) == case.after, f"{case.id}: position differs{where}"
+        catalogue.check_start(case, parse, format_position, validate)
+    catalogue.check(case, run(case), holds, format_position, validate)
 
 
 HEADER = (
@@ -212,15 +169,15 @@ def _body(case: Case) -> list[str]:
         lines += [f"Ruleset version: {case.version} (a game begun under it, replayed as it was played)", ""]
     if case.orders:
         lines += ["Orders: " + "; ".join(f"`{o}`" for o in case.orders), ""]
-    lines += refusal_line(case) if case.reject else ["Result: " + "; ".join(case.expect) + ".", ""]
+    lines += catalogue.refusal_line(case) if case.reject else ["Result: " + "; ".join(case.expect) + ".", ""]
     if case.after:
         lines += ["Position after:", "", "```", case.after, "```", ""]
     return lines
 
 
 def render_markdown(cases: Sequence[Case]) -> str:
-    return render_catalogue(cases, HEADER, _body)
+    return catalogue.render_catalogue(cases, HEADER, _body)
 
 
 if __name__ == "__main__":
-    write_doc(DOC, render_markdown(load_cases()))
+    catalogue.write_doc(DOC, render_markdown(load_cases()))

@@ -32,60 +32,35 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[4]
 if str(ROOT) not in sys.path:  # running this file as a script
     sys.path.insert(0, str(ROOT))
 
-from games.base import SCHEDULER, Actor, Command, Event, RuleViolation, SeatInfo  # noqa: E402
+from games.base import SCHEDULER, Actor, Command, Event, SeatInfo  # noqa: E402
 from games.dice import ForcedDice  # noqa: E402
-from games.registry import default_registry  # noqa: E402
 from games.worms import RULESET, WormsRuleset  # noqa: E402
 from games.worms.board import parse_square  # noqa: E402
 from games.worms.commands import SkipTurn, StartTurn  # noqa: E402
 from games.worms.notation import format_items, format_position, parse  # noqa: E402
 from games.worms.orders import parse_order  # noqa: E402
 from games.worms.state import Phase, Settings, WormsState  # noqa: E402
-from tests.unit.games.catalogue import (  # noqa: E402
-    CatalogueCase,
-    assert_outcome,
-    load_toml_cases,
-    refusal_line,
-    render_catalogue,
-    write_doc,
-)
+from tests.unit.games import catalogue  # noqa: E402
 
 CASES_DIR = Path(__file__).parent / "cases"
 DOC = ROOT / "docs" / "cases" / "worms.md"
 
 
 @dataclass(frozen=True)
-class Case(CatalogueCase):
+class Case(catalogue.VersionedCase):
+    ruleset = "worms"
     seats: int = 0
-    #: the ruleset version the case is played under ("": the latest); an older version's
-    #: case pins what games begun under it still do when they are verified
-    version: str = ""
-
-    @property
-    def rules(self) -> WormsRuleset:
-        ruleset = default_registry().get("worms", self.version or None)
-        assert isinstance(ruleset, WormsRuleset)
-        return ruleset
-
-
-
-@dataclass
-class Result:
-    state: WormsState
-    events: list[Event] = field(default_factory=list)
-    rejection: RuleViolation | None = None
-    unused_dice: int = 0
 
 
 def load_cases() -> list[Case]:
-    return load_toml_cases(CASES_DIR, Case)
+    return catalogue.load_toml_cases(CASES_DIR, Case)
 
 
 def _command(state: WormsState, text: str) -> Command:
@@ -106,27 +81,16 @@ def initial(case: Case) -> WormsState:
     return parse(case.position)
 
 
-def run(case: Case) -> Result:
-    state = initial(case)
-    rules = case.rules
+def run(case: Case) -> catalogue.Played[WormsState]:
+    rules: WormsRuleset = case.rules
     dice = ForcedDice(case.dice)
-    result = Result(state)
-    for i, text in enumerate(case.orders):
-        command = _command(result.state, text)
-        try:
-            events = rules.decide(result.state, command, dice)
-        except RuleViolation as exc:
-            if i != len(case.orders) - 1:
-                raise AssertionError(f"order {i + 1} ({text!r}) was refused: {exc}") from exc
-            result.rejection = exc
-            break
-        result.events.extend(events)
-        result.state = rules.fold(result.state, events)
-    result.unused_dice = len(dice.values)
-    return result
+    played = catalogue.play(catalogue.Played(initial(case)), case.orders, _command,
+                            lambda state, order: rules.decide(state, order, dice), rules.fold)
+    played.unused_dice = len(dice.values)
+    return played
 
 
-def check(state: WormsState, events: list[Event], text: str) -> str | None:
+def holds(state: WormsState, events: list[Event], text: str) -> str | None:
     """None if ``text`` holds in ``state``; else what is wrong."""
     words = text.split()
     names = [type(e).__name__ for e in events]
@@ -300,13 +264,8 @@ def _sq(square: tuple[int, int]) -> str:
 def verify(case: Case) -> None:
     """Run the case and raise AssertionError (with the position) if it does not hold."""
     if not case.seats:
-        assert format_position(parse(case.position)) == case.position, "the position does not round-trip"
-    result = run(case)
-    where = f"\n  position after: {format_position(result.state)}\n  events: {[type(e).__name__ for e in result.events]}"
-    problems = [f"{text}: {p}" for text in case.expect if (p := check(result.state, result.events, text))]
-    assert_outcome(case, result.rejection, problems, where, result.unused_dice)
-    if case.after:
-        assert format_position(result.state) == case.after, f"{case.id}: position differs{where}"
+        catalogue.check_start(case, parse, format_position)
+    catalogue.check(case, run(case), holds, format_position)
 
 
 HEADER = (
@@ -330,16 +289,16 @@ def _body(case: Case) -> list[str]:
     if case.dice:
         lines += ["", "Dice: " + ", ".join(str(d) for d in case.dice)]
     lines += [""]
-    return lines + (refusal_line(case) if case.reject else ["Result: " + "; ".join(case.expect) + ".", ""])
+    return lines + (catalogue.refusal_line(case) if case.reject else ["Result: " + "; ".join(case.expect) + ".", ""])
 
 
 def render_markdown(cases: Sequence[Case]) -> str:
-    return render_catalogue(cases, HEADER, _body, title=lambda c: c.name.replace("_", " "))
+    return catalogue.render_catalogue(cases, HEADER, _body, title=lambda c: c.name.replace("_", " "))
 
 
 if __name__ == "__main__":
     from game_pages.worms import rulebook
 
     text = render_markdown(load_cases())
-    write_doc(DOC, text)
+    catalogue.write_doc(DOC, text)
     rulebook.write(text)  # the rules page quotes what the catalogue quotes

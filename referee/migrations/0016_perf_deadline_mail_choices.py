@@ -40,8 +40,8 @@ def backwards(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('referee', '0013_reads_with_the_game_lock'),
-        ('notices', '0002_league_channel'),
+        ('referee', '0015_log_partitions'),
+        ('notices', '0003_channel_first_keys'),
     ]
 
     operations = [migrations.RunPython(forwards, backwards)]

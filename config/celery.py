@@ -7,7 +7,7 @@ from typing import Any
 
 from celery import Celery, signals
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "referee.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("referee")
 app.config_from_object("django.conf:settings", namespace="CELERY")

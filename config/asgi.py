@@ -2,15 +2,15 @@
 (uvicorn) serve. Waiting and streaming reads (``/events/?wait=``, ``/stream/``) are async
 views there, so a reader that waits holds no worker and no thread.
 
-    gunicorn referee.asgi:application -k referee.asgi.Worker --workers 3
-    uvicorn referee.asgi:application
+    gunicorn config.asgi:application -k config.asgi.Worker --workers 3
+    uvicorn config.asgi:application
 """
 
 from __future__ import annotations
 
 import os
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "referee.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("REFEREE_SERVER", "asgi")
 
 import re  # noqa: E402

@@ -1,4 +1,4 @@
-"""gunicorn's settings for the web service (``gunicorn -c python:referee.gunicorn_conf``, as
+"""gunicorn's settings for the web service (``gunicorn -c python:config.gunicorn_conf``, as
 docker-compose.yml runs it): its own lines and uvicorn's in the service's log format, no
 access log of its own (``referee.logs.RequestContextMiddleware`` writes one line per request,
 with its id), and a worker that stops no longer counts its waiting readers in the metrics."""
@@ -10,7 +10,7 @@ from typing import Any
 
 from referee.logs import logging_config
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "referee.settings")  # for the metrics' directory
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")  # for the metrics' directory
 _format = os.environ.get("REFEREE_LOG_FORMAT") or ("text" if os.environ.get("DJANGO_DEBUG", "1") == "1" else "json")
 _config = logging_config(log_format=_format, level=os.environ.get("LOG_LEVEL", "INFO"))
 # gunicorn gives its loggers handlers of its own; these replace them (uvicorn's loggers use

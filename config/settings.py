@@ -11,7 +11,7 @@ comes from the environment (see docker-compose.yml and docs/architecture.md):
     REFEREE_LOG_FORMAT     json | text: log lines (default json when DJANGO_DEBUG=0; make run: text)
     REFEREE_METRICS_TOKEN  the bearer token /metrics/ asks for; unset: no /metrics/ (404)
     PROMETHEUS_MULTIPROC_DIR  where every process writes its metrics, default <var>/metrics
-    REFEREE_SERVER         "asgi" when served by referee/asgi.py (it sets it): no persistent
+    REFEREE_SERVER         "asgi" when served by config/asgi.py (it sets it): no persistent
                            database connections, since each ASGI request runs in its own thread
     EMAIL_URL-like settings are not used: EMAIL_BACKEND defaults to the console backend.
 """
@@ -82,10 +82,10 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
-ROOT_URLCONF = "referee.urls"
+ROOT_URLCONF = "config.urls"
 CSRF_FAILURE_VIEW = "api.errors.csrf_failure"  # problem+json under /api/
-WSGI_APPLICATION = "referee.wsgi.application"
-ASGI_APPLICATION = "referee.asgi.application"
+WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"
 
 TEMPLATES = [
     {
@@ -206,6 +206,8 @@ NOTICES_ALLOW_HTTP = os.environ.get("NOTICES_ALLOW_HTTP", "0") == "1"
 NOTICES_ALLOW_PRIVATE = os.environ.get("NOTICES_ALLOW_PRIVATE", "0") == "1"
 NOTICES_TIMEOUT_SECONDS = float(os.environ.get("NOTICES_TIMEOUT_SECONDS", "5"))
 NOTICES_MAX_ATTEMPTS = int(os.environ.get("NOTICES_MAX_ATTEMPTS", "14"))
+#: Hash partitions of the log, snapshots and due work, read by ``migrate`` (0: plain tables).
+REFEREE_LOG_PARTITIONS = int(os.environ.get("REFEREE_LOG_PARTITIONS", "0"))
 REFEREE_SNAPSHOT_EVERY = int(os.environ.get("REFEREE_SNAPSHOT_EVERY", "25"))  # referee.core.SNAPSHOT_EVERY
 REFEREE_REMINDER_HOURS = int(os.environ.get("REFEREE_REMINDER_HOURS", "6"))
 REFEREE_OUTAGE_SECONDS = int(os.environ.get("REFEREE_OUTAGE_SECONDS", "300"))
