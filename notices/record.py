@@ -10,7 +10,7 @@ deadline job."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from celery import current_app as celery_app  # the project's (config.celery)
 from django.db import transaction
@@ -19,12 +19,13 @@ from django.db.models import Q
 from notices.models import Channel, Delivery, LeagueGame
 from referee import clock, nudges
 from referee.models import Seat
+from referee.noticeboard import FROM_DUE_KIND
 from referee.store import sql as store_sql
 
 SEND_DUE = "notices.send_due"  # the task in notices.tasks, sent by name
 
-#: A due row's kind -> the notice it makes.
-FROM_DUE_KIND = {"notify": "turn", "remind": "remind"}
+__all__ = ["FROM_DUE_KIND", "due_notices_ctes", "league_game_made", "nudge_after_commit", "record",
+           "recipients_recording", "wanted_by_email"]
 
 _COLUMNS = ("id, channel_id, notice, game_id, seat, key, status, attempts, next_attempt_at, created_at, "
             "answer, last_error")
@@ -56,6 +57,45 @@ RECIPIENTS_RECORDING = (
     "AND NOT EXISTS (SELECT 1 FROM notices_channel e WHERE e.owner_id = u.id AND e.scope = 'player' "
     "AND e.kind = 'email' AND NOT e.wants ? %(notice)s::varchar) ORDER BY s.number"
 )
+
+
+# The same channels for the turn and reminder notices of a unit of due work, as CTEs of the
+# statement that writes the unit's due rows (``referee.due_rows``): each notice goes in if
+# its row went in (a new row of the ``ins`` CTE) or was there already (``known``), so
+# recording them adds no statement to a deadline job. The e-mails themselves are sent by
+# the job (``wanted_by_email``), from the recipients it read with the game's lock.
+DUE_NOTICES_CTES = f"""
+notes AS (SELECT n.* FROM jsonb_to_recordset(%(notes)s::jsonb)
+          AS n(notice varchar, key varchar, kind varchar, seats jsonb, known bool)
+          WHERE n.known OR EXISTS (SELECT 1 FROM ins WHERE ins.key = n.key AND ins.kind = n.kind)),
+noted AS (INSERT INTO notices_delivery ({_COLUMNS})
+SELECT gen_random_uuid(), c.id, n.notice, %(game)s::uuid, s.number, n.key, 'pending', 0,
+       %(now)s::timestamptz, %(now)s::timestamptz, '', ''
+FROM notes n JOIN referee_seat s ON s.game_id = %(game)s::uuid AND n.seats @> to_jsonb(s.number)
+JOIN notices_channel c ON c.owner_id = s.user_id AND c.scope = 'player'
+WHERE c.enabled AND c.wants ? n.notice AND c.kind <> 'email'
+UNION ALL
+SELECT gen_random_uuid(), c.id, n.notice, %(game)s::uuid, NULL, n.key, 'pending', 0,
+       %(now)s::timestamptz, %(now)s::timestamptz, '', ''
+FROM notes n JOIN notices_channel c ON c.game_id = %(game)s::uuid AND c.scope = 'game'
+WHERE c.enabled AND c.wants ? n.notice
+UNION ALL
+SELECT gen_random_uuid(), c.id, n.notice, %(game)s::uuid, NULL, n.key, 'pending', 0,
+       %(now)s::timestamptz, %(now)s::timestamptz, '', ''
+FROM notes n JOIN notices_leaguegame lg ON lg.game_id = %(game)s::uuid
+JOIN notices_channel c ON c.league_id = lg.league_id AND c.scope = 'league'
+WHERE c.enabled AND c.wants ? n.notice
+ON CONFLICT ON CONSTRAINT notices_delivery_once DO NOTHING)"""
+
+
+def due_notices_ctes() -> str:
+    return DUE_NOTICES_CTES
+
+
+def wanted_by_email(notice: str, choices: Sequence[Sequence[str]]) -> bool:
+    """Whether a player whose e-mail channels want ``choices`` (one list per channel; none:
+    never chosen) gets ``notice`` by e-mail: what ``RECIPIENTS_RECORDING`` checks in SQL."""
+    return all(notice in (wants or []) for wants in choices)
 
 
 def _params(*, notice: str, game_id: str, key: str, seats: Iterable[int] | None, now: dt.datetime,

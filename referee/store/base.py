@@ -18,6 +18,7 @@ import datetime as dt
 import enum
 from abc import ABC, abstractmethod
 from collections.abc import Generator, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -260,6 +261,18 @@ class EventStore(ABC):
         if snapshot is not None:
             self.save_snapshot(snapshot)
         return stored
+
+    def holding(self, game_id: str) -> AbstractContextManager[None]:
+        """Within the block, the game's ``append_at_tail`` calls may be held and written
+        together when it ends (reads of the game's log still see them). By default each
+        is written as it comes."""
+        return nullcontext()
+
+    def take_held(self, game_id: str) -> Any:
+        """What ``holding`` holds for the game, taken out to be written by the caller in a
+        statement of its own (``referee.store.sql.HeldInsert``); None if nothing is, or if
+        the store writes each append as it comes."""
+        return None
 
     def load(self, game_id: str, upto: int | None = None) -> LoadedTail:
         """The latest snapshot at or before ``upto`` and the records from its seq on."""

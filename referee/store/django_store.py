@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Iterator, Sequence
+from contextlib import contextmanager
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -28,6 +29,7 @@ from referee.store.base import (
     stored_record,
 )
 from referee.store.hashing import GENESIS
+from referee.store.held import HeldAppends
 
 MAX_SEQ = 2**31 - 1
 
@@ -93,7 +95,48 @@ _SNAPSHOT_SQL = ("INSERT INTO referee_snapshot (game_id, seq, ruleset_version, s
                  "VALUES (%s::uuid, %s::int4, %s::varchar, %s::jsonb, %s::varchar, now()) ON CONFLICT DO NOTHING")
 
 
+_HELD = HeldAppends()
+
+
 class DjangoEventStore(EventStore):
+    @contextmanager
+    def holding(self, game_id: str) -> Iterator[None]:
+        """Hold the game's appends until the block ends, then write them in one statement
+        (``referee.store.held``); an exception drops them (the caller's transaction rolls
+        back). Reads of the game's log meanwhile write them first. PostgreSQL only."""
+        game = str(game_id)
+        if not sql.enabled() or game in _HELD.games:
+            yield
+            return
+        _HELD.games[game] = None
+        try:
+            yield
+            self._settle(game)
+        finally:
+            _HELD.games.pop(game, None)
+
+    def take_held(self, game_id: str) -> sql.HeldInsert | None:
+        """The game's held records as the CTEs of a statement the caller sends (named
+        parameters), no longer held: the caller checks that every record went in."""
+        held = _HELD.take(str(game_id)) if _HELD.games else None
+        if not held:
+            return None
+        return sql.held_insert(str(game_id), held.first_seq, held.prev_hash, held.records, held.snapshot)
+
+    def _settle(self, game_id: str) -> None:
+        """Write what is held for the game, if anything. A held append that no longer fits
+        the log (a writer that did not take the game's lock) spoils the unit: its caller
+        runs it again without holding."""
+        if not _HELD.games:
+            return
+        held = _HELD.take(str(game_id))
+        if held is not None:
+            try:
+                self._write(str(game_id), held.first_seq, held.prev_hash, held.records, held.snapshot)
+            except ConcurrencyError:
+                raise TransactionSpoilt("The game moved on while its held records waited.",
+                                        expected=held.first_seq) from None
+
     def cache_scope(self) -> object:
         from django.db import connection
 
@@ -152,6 +195,7 @@ class DjangoEventStore(EventStore):
         self, game_id: str, expected_seq: int, records: Sequence[NewRecord], now: dt.datetime,
         prev_hash: str | None = None, snapshot: Snapshot | None = None,
     ) -> list[StoredRecord]:
+        self._settle(game_id)
         if not records:
             return []
         if sql.enabled():
@@ -196,6 +240,13 @@ class DjangoEventStore(EventStore):
         self, game_id: str, expected_seq: int, records: Sequence[NewRecord], now: dt.datetime, *,
         prev_hash: str, snapshot: Snapshot | None = None,
     ) -> list[StoredRecord]:
+        game = str(game_id)
+        if game in _HELD.games and records:
+            if not _HELD.follows(game, expected_seq, prev_hash, snapshot):
+                self._settle(game)
+            stored = stamp(game, expected_seq, GENESIS if expected_seq == 1 else prev_hash, records, now)
+            _HELD.hold(game, expected_seq, GENESIS if expected_seq == 1 else prev_hash, stored, snapshot)
+            return stored
         return self.append(game_id, expected_seq, records, now, prev_hash=prev_hash, snapshot=snapshot)
 
     def _append_sql(
@@ -213,34 +264,16 @@ class DjangoEventStore(EventStore):
                 raise ConcurrencyError("The order expected a log position that does not exist yet.",
                                        expected=expected_seq)
             prev_hash = found[0][0]
-        stored = stamp(game_id, expected_seq, prev_hash, records, now)
-        r = stored[0]
-        dumps = sql.dumps
-        params: list[object] = [
-            game_id, r.seq, str(r.kind), r.type, r.schema_version, dumps(r.payload), r.audience_kind,
-            r.audience_seat, dumps(r.audience_seats) if r.audience_seats else "[]", r.record_version, r.actor_kind,
-            r.actor_seat, r.idempotency_key, r.cause_seq, dumps(r.draws) if r.draws else "[]", r.created_at,
-            r.prev_hash, r.hash,
-        ]
-        if expected_seq > 1:
-            params += (game_id, expected_seq - 1, prev_hash)
-        later = [(r.idempotency_key, key_scope(r.actor_kind, r.actor_seat)) for r in stored[1:] if r.idempotency_key]
-        later_keys = [k for k, _ in later]
-        if later_keys:
-            params += (game_id, later_keys, [scope for _, scope in later])
-        if len(stored) > 1:
-            params += sql.rest_params(game_id, [
-                (r.seq, str(r.kind), r.type, r.schema_version, r.payload, r.audience_kind, r.audience_seat,
-                 list(r.audience_seats), r.record_version, r.actor_kind, r.actor_seat, r.idempotency_key,
-                 r.cause_seq, list(r.draws), r.created_at.isoformat(), r.prev_hash, r.hash)
-                for r in stored[1:]
-            ])
-        if snapshot is not None:
-            params += (snapshot.game_id, snapshot.seq, snapshot.ruleset_version, sql.dumps(snapshot.state),
-                       snapshot.state_hash)
+        return self._write(game_id, expected_seq, prev_hash, stamp(game_id, expected_seq, prev_hash, records, now),
+                           snapshot)
+
+    def _write(self, game_id: str, expected_seq: int, prev_hash: str, stored: Sequence[StoredRecord],
+               snapshot: Snapshot | None) -> list[StoredRecord]:
+        """Write records already numbered, chained and hashed after ``prev_hash``: one INSERT
+        (``sql.insert_sql``), all of them or none."""
+        statement, params = sql.insert_statement(game_id, expected_seq, prev_hash, stored, snapshot)
         try:
-            written = sql.count(sql.insert_sql(len(stored), expected_seq > 1, snapshot is not None, bool(later_keys)),
-                                params)
+            written = sql.count(statement, params)
         except IntegrityError:
             # Only a writer that skipped the referee's checks gets here (a conflict after the
             # first record went in): the transaction is spoilt, so it must not be retried in it.
@@ -250,9 +283,10 @@ class DjangoEventStore(EventStore):
                                     expected=expected_seq) from None
         if written != len(stored):
             raise ConcurrencyError("The game moved on while this order was being decided.", expected=expected_seq)
-        return stored
+        return list(stored)
 
     def load(self, game_id: str, upto: int | None = None) -> LoadedTail:
+        self._settle(game_id)
         if not sql.enabled():
             return super().load(game_id, upto)
         game = str(game_id)
@@ -266,6 +300,7 @@ class DjangoEventStore(EventStore):
         return LoadedTail(snapshot, records)
 
     def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[StoredRecord]:
+        self._settle(game_id)
         if sql.enabled():
             game = str(game_id)
             rows = sql.run(_READ_SQL, (game, after, MAX_SEQ if upto is None else upto), records=True)
@@ -285,6 +320,7 @@ class DjangoEventStore(EventStore):
         return out
 
     def read_events(self, game_id: str, after: int = 0, upto: int | None = None) -> list[LoggedEvent]:
+        self._settle(game_id)
         if sql.enabled():
             loads = sql.loads
             rows = sql.run(_EVENTS_SQL, (str(game_id), after, MAX_SEQ if upto is None else upto))
@@ -297,6 +333,7 @@ class DjangoEventStore(EventStore):
     def iter_events(
         self, game_id: str, after: int = 0, upto: int | None = None
     ) -> Generator[LoggedEvent, None, None]:
+        self._settle(game_id)
         params = (str(game_id), after, MAX_SEQ if upto is None else upto)
         if not sql.enabled():
             yield from self.read_events(game_id, after=after, upto=upto)
@@ -306,6 +343,7 @@ class DjangoEventStore(EventStore):
             yield seq, type_, loads(payload), version
 
     def last_seq(self, game_id: str) -> int:
+        self._settle(game_id)
         if sql.enabled():
             rows = sql.run(_LAST_SQL, (str(game_id),))
             return rows[0][0] if rows else 0
@@ -313,6 +351,7 @@ class DjangoEventStore(EventStore):
         return row or 0
 
     def find_key(self, game_id: str, key: str, *, actor_kind: str, actor_seat: int | None) -> StoredRecord | None:
+        self._settle(game_id)
         scope = key_scope(actor_kind, actor_seat)
         if sql.enabled():
             rows = sql.run(_KEY_SQL, (str(game_id), key, scope), records=True)
@@ -321,9 +360,11 @@ class DjangoEventStore(EventStore):
         return next((_record(r) for r in rows if key_scope(r.actor_kind, r.actor_seat) == scope), None)
 
     def caused_by(self, game_id: str, seq: int) -> list[StoredRecord]:
+        self._settle(game_id)
         return [_record(r) for r in Event.objects.filter(game_id=game_id, cause_seq=seq).order_by("seq")]
 
     def save_snapshot(self, snapshot: Snapshot) -> None:
+        self._settle(snapshot.game_id)
         if sql.enabled():
             sql.run(_SNAPSHOT_SQL, (snapshot.game_id, snapshot.seq, snapshot.ruleset_version,
                                     sql.dumps(snapshot.state), snapshot.state_hash))
@@ -335,6 +376,7 @@ class DjangoEventStore(EventStore):
         )
 
     def latest_snapshot(self, game_id: str, upto: int | None = None) -> Snapshot | None:
+        self._settle(game_id)
         qs = SnapshotRow.objects.filter(game_id=game_id)
         if upto is not None:
             qs = qs.filter(seq__lte=upto)
@@ -342,9 +384,11 @@ class DjangoEventStore(EventStore):
         return self._snap(row) if row else None
 
     def snapshots(self, game_id: str) -> list[Snapshot]:
+        self._settle(game_id)
         return [self._snap(r) for r in SnapshotRow.objects.filter(game_id=game_id).order_by("seq")]
 
     def drop_snapshot(self, game_id: str, seq: int) -> None:
+        self._settle(game_id)
         SnapshotRow.objects.filter(game_id=game_id, seq=seq).delete()
 
     @staticmethod

@@ -17,9 +17,10 @@ import datetime as dt
 import json
 import time
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from functools import cache
 from threading import get_ident
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import psycopg
 from django.conf import settings
@@ -27,6 +28,10 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections
 from psycopg import capabilities, pq
 
 from games.record.hashing import compact_encoder
+from referee.store.base import key_scope
+
+if TYPE_CHECKING:
+    from referee.store.base import Snapshot, StoredRecord
 
 # referee_event's columns as the store writes them, with the casts that let PostgreSQL type
 # parameters that psycopg sends untyped (text for JSON, a string for the UUID).
@@ -217,14 +222,16 @@ def rest_params(game_id: str, rows: Sequence[Sequence[Any]]) -> list[Any]:
 KEY_SCOPE = "(CASE WHEN actor_kind = 'player' AND actor_seat IS NOT NULL THEN actor_seat ELSE -1 END)"
 
 
-def insert_sql(count: int, check_predecessor: bool, snapshot: bool = False, later_keys: bool = False) -> str:
+def insert_sql(count: int, check_predecessor: bool, snapshot: bool = False, later_keys: bool = False, *,
+               rows: bool = False) -> str:
     """One statement that writes ``count`` records or none (``_insert_sql``): its text is
-    the same for any count above one, and is built once."""
-    return _insert_sql(count > 1, check_predecessor, snapshot, later_keys)
+    the same for any count above one, and is built once. ``rows``: in the form that gives
+    a row per record written even for one record (the held records' CTEs need it)."""
+    return _insert_sql(count > 1, check_predecessor, snapshot, later_keys, rows)
 
 
 @cache
-def _insert_sql(many: bool, check_predecessor: bool, snapshot: bool, later_keys: bool) -> str:
+def _insert_sql(many: bool, check_predecessor: bool, snapshot: bool, later_keys: bool, rows: bool = False) -> str:
     """One statement that writes ``count`` records or none.
 
     The first record is inserted ``ON CONFLICT DO NOTHING`` (taken seq, or a used
@@ -244,7 +251,7 @@ def _insert_sql(many: bool, check_predecessor: bool, snapshot: bool, later_keys:
                           f" AND (idempotency_key, {KEY_SCOPE}) IN"
                           " (SELECT * FROM unnest(%s::varchar[], %s::int4[])))")
     guard = (" WHERE " + " AND ".join(conditions)) if conditions else ""
-    if not many and not snapshot:
+    if not many and not snapshot and not rows:
         # One record: a plain INSERT (its command tag says whether it went in).
         return f"INSERT INTO referee_event ({_NAMES}) SELECT {_SELECT_ROW}{guard} ON CONFLICT DO NOTHING"
     ctes = [f"first AS (INSERT INTO referee_event ({_NAMES}) SELECT {_SELECT_ROW}{guard} "
@@ -261,6 +268,58 @@ def _insert_sql(many: bool, check_predecessor: bool, snapshot: bool, later_keys:
                     "created_at) SELECT %s::uuid, %s::int4, %s::varchar, %s::jsonb, %s::varchar, now() "
                     "WHERE EXISTS (SELECT 1 FROM first) ON CONFLICT DO NOTHING)")
     return f"WITH {', '.join(ctes)} {result}"
+
+
+def insert_statement(game_id: str, expected_seq: int, prev_hash: str, stored: Sequence[StoredRecord],
+                     snapshot: Snapshot | None, *, rows: bool = False) -> tuple[str, list[Any]]:
+    """``insert_sql`` for records already numbered, chained and hashed, with its parameters."""
+    r = stored[0]
+    params: list[Any] = [
+        game_id, r.seq, str(r.kind), r.type, r.schema_version, dumps(r.payload), r.audience_kind,
+        r.audience_seat, dumps(r.audience_seats) if r.audience_seats else "[]", r.record_version, r.actor_kind,
+        r.actor_seat, r.idempotency_key, r.cause_seq, dumps(r.draws) if r.draws else "[]", r.created_at,
+        r.prev_hash, r.hash,
+    ]
+    if expected_seq > 1:
+        params += (game_id, expected_seq - 1, prev_hash)
+    later = [(r.idempotency_key, key_scope(r.actor_kind, r.actor_seat)) for r in stored[1:] if r.idempotency_key]
+    if later:
+        params += (game_id, [k for k, _ in later], [scope for _, scope in later])
+    if len(stored) > 1:
+        params += rest_params(game_id, [
+            (r.seq, str(r.kind), r.type, r.schema_version, r.payload, r.audience_kind, r.audience_seat,
+             list(r.audience_seats), r.record_version, r.actor_kind, r.actor_seat, r.idempotency_key,
+             r.cause_seq, list(r.draws), r.created_at.isoformat(), r.prev_hash, r.hash)
+            for r in stored[1:]
+        ])
+    if snapshot is not None:
+        params += (snapshot.game_id, snapshot.seq, snapshot.ruleset_version, dumps(snapshot.state),
+                   snapshot.state_hash)
+    return insert_sql(len(stored), expected_seq > 1, snapshot is not None, bool(later), rows=rows), params
+
+
+@dataclass(frozen=True)
+class HeldInsert:
+    """Held records as CTEs for another statement: ``ctes`` (named parameters ``params``)
+    and ``written``, a SELECT of one row per record that went in."""
+
+    ctes: str
+    params: dict[str, Any]
+    written: str
+    count: int
+    first_seq: int
+
+
+def held_insert(game_id: str, expected_seq: int, prev_hash: str, stored: Sequence[StoredRecord],
+                snapshot: Snapshot | None) -> HeldInsert:
+    """``insert_statement`` as CTEs with named parameters (``ev0``, ``ev1`` ...), to go in
+    front of a statement with named parameters of its own."""
+    text, values = insert_statement(game_id, expected_seq, prev_hash, stored, snapshot, rows=True)
+    pieces = text.removeprefix("WITH ").split("%s")
+    named = pieces[0] + "".join(f"%(ev{i})s{piece}" for i, piece in enumerate(pieces[1:]))
+    ctes, _, written = named.partition(" SELECT seq FROM first")
+    return HeldInsert(ctes, {f"ev{i}": v for i, v in enumerate(values)}, "SELECT seq FROM first" + written,
+                      len(stored), expected_seq)
 
 
 # The latest snapshot (at or before ``upto``) and every record from its seq on, in one round

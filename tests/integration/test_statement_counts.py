@@ -2,7 +2,7 @@
 time is not): an order costs at most 6 statements however long the game has run, because
 the referee reads the game (its pending due work along) and its position once and touches
 only pending due work; a deadline job (the expiry, the next turn's start and its notice)
-costs 10."""
+costs 5."""
 
 from __future__ import annotations
 
@@ -23,11 +23,10 @@ pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 #: the savepoint pair, the seat and the game locked (with the game's pending due rows), the
 #: position's tail, the append, and (when the order changes what is due) one write of the due rows
 MOST_PER_ORDER = 6
-#: the transaction's pair, the game locked (its deadline row, vacations and recipients read
-#: along), the position, the expiry's append, the due rows, the turn start's append, the due
-#: rows again, one write of every due-row change, and the turn's notices recorded with the
-#: e-mail recipients read again (notices.record: one statement)
-DEADLINE_JOB = 10
+#: the transaction's pair, the game locked (its pending due rows, vacations and e-mail
+#: recipients read along), the position, and one write of the expiry's and the turn start's
+#: records (held until then), every due-row change and the turn's notices
+DEADLINE_JOB = 5
 SHOPPING = {"team_weapon": "minigun", "items": [{"item": "bazooka", "count": 2}, {"item": "mine", "count": 2}]}
 
 
@@ -110,7 +109,7 @@ def forget_every_game() -> None:
     core.POSITIONS.clear()
 
 
-def test_a_deadline_job_with_the_turn_start_and_notice_it_makes_due_takes_ten_statements(settings):
+def test_a_deadline_job_with_the_turn_start_and_notice_it_makes_due_takes_five_statements(settings):
     import datetime as dt
 
     from referee import scheduling
@@ -130,4 +129,37 @@ def test_a_deadline_job_with_the_turn_start_and_notice_it_makes_due_takes_ten_st
         assert started.result == "ran"
         assert DueWork.objects.get(game=game, kind="notify", key__startswith="turn:1", status="done")
         counts.append(len(queries.captured_queries))
+        for query in queries.captured_queries:  # each names its game: the lock's by id, the rest by game_id
+            sql = query["sql"]
+            assert sql.startswith(("SAVEPOINT", "RELEASE")) or "game_id = %" in sql or (
+                "FROM referee_game WHERE id = %" in sql), sql[:200]
     assert counts == [DEADLINE_JOB] * 3, counts
+
+
+#: a game's savepoint pair, its position, and one write of its records, due rows and notices:
+#: its lock, due rows, vacations and recipients come with the batch's (one claim, one read)
+SWEEP_PER_GAME = 4
+
+
+def test_a_sweep_runs_each_games_deadline_turn_start_and_notice_in_four_statements_of_its_own(settings):
+    import datetime as dt
+
+    from referee import scheduling
+    from referee.models import DueWork
+    from tests.factories import started_game
+
+    settings.REFEREE_OUTAGE_SECONDS = 10**9  # the clock's jumps here are not an outage
+
+    def sweep_of(n: int) -> int:
+        games = [started_game(settings={"target": 1000})[0] for _ in range(n)]
+        due_at = max(DueWork.objects.get(game=g, kind="deadline", status="pending").due_at for g in games)
+        scheduling.sweep(now=due_at - dt.timedelta(hours=7))  # the heartbeat; nothing is due yet
+        forget_every_game()
+        with CaptureQueriesContext(connection) as queries:
+            scheduling.sweep(now=due_at + dt.timedelta(minutes=1))
+        for game in games:
+            assert DueWork.objects.get(game=game, kind="notify", key__startswith="turn:1", status="done")
+        return len(queries.captured_queries)
+
+    few, more = sweep_of(2), sweep_of(5)
+    assert more - few == 3 * SWEEP_PER_GAME, (few, more)

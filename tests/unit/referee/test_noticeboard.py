@@ -3,7 +3,7 @@ above the core, plugs in what records it. With nothing plugged in nothing is rec
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from referee import noticeboard
 
@@ -22,6 +22,15 @@ class FakeRecorder:
                              seats: Iterable[int]) -> list[tuple[str, str]]:
         return []
 
+    def due_notices_ctes(self) -> str:
+        return "noted AS (SELECT 1)"
+
+    def wanted_by_email(self, notice: str, choices: Sequence[Sequence[str]]) -> bool:
+        return all(notice in wants for wants in choices)
+
+    def nudge_after_commit(self) -> None:
+        self.told.append(("nudge",))
+
 
 def test_what_the_core_tells_reaches_what_is_plugged_in_and_nothing_else(monkeypatch):
     monkeypatch.setattr(noticeboard, "_recorder", None)
@@ -38,3 +47,21 @@ def test_the_notices_app_plugs_its_recorder_in_when_django_starts():
     from notices import record
 
     assert noticeboard.plugged() is record
+
+
+def test_with_nothing_plugged_in_a_turn_records_no_notice_and_every_address_gets_its_email(monkeypatch):
+    monkeypatch.setattr(noticeboard, "_recorder", None)
+    assert noticeboard.due_notices_ctes() is None  # the due rows' statement records nothing
+    assert noticeboard.wanted_by_email("turn", [["remind"]])  # no channel app: its choices do not exist
+    noticeboard.nudge_after_commit()  # nobody to nudge: nothing happens
+
+
+def test_a_turns_notices_and_email_choices_come_from_what_is_plugged_in(monkeypatch):
+    fake = FakeRecorder()
+    monkeypatch.setattr(noticeboard, "_recorder", fake)
+    assert noticeboard.due_notices_ctes() == "noted AS (SELECT 1)"
+    assert not noticeboard.wanted_by_email("turn", [["remind"]])
+    assert noticeboard.wanted_by_email("turn", [["turn", "remind"]])
+    noticeboard.nudge_after_commit()
+    assert fake.told == [("nudge",)]
+    assert noticeboard.FROM_DUE_KIND == {"notify": "turn", "remind": "remind"}
