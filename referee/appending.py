@@ -45,7 +45,7 @@ def jittered_sleep(attempt: int) -> None:
 
 
 @dataclass(frozen=True)
-class Outcome:
+class Appended:
     """What handling one order produced: the appended records (or, for a retried
     idempotency key, the records of the first attempt) and the resulting position."""
 
@@ -57,7 +57,8 @@ class Outcome:
     game: GameInfo | None = None  # the game as the order left it (finished or not), when handle knows it
 
     @property
-    def events(self) -> tuple[StoredRecord, ...]:
+    def event_records(self) -> tuple[StoredRecord, ...]:
+        """The stored records of the events among ``records`` (not the events themselves)."""
         return tuple(r for r in self.records if r.kind is RecordKind.EVENT)
 
 
@@ -65,7 +66,7 @@ def append_decided(
     referee: Referee, info: GameInfo, rules: Ruleset, command_type: str, payload: dict[str, Any], actor: Actor,
     idempotency_key: str | None, decide: Decide, *, position: Position | None = None,
     preface: Sequence[NewRecord] = (),
-) -> Outcome:
+) -> Appended:
     """Decide and append, from ``position`` (else the head of the log) and then from each
     new head another writer left, until an attempt appends or the retries run out."""
     for attempt in range(referee.max_retries):
@@ -82,7 +83,7 @@ def append_decided(
 def _decide_and_append(
     referee: Referee, info: GameInfo, rules: Ruleset, command_type: str, payload: dict[str, Any], actor: Actor,
     idempotency_key: str | None, decide: Decide, position: Position, preface: Sequence[NewRecord],
-) -> Outcome | None:
+) -> Appended | None:
     """One attempt from ``position``: the outcome, or None when another writer appended
     first (the caller backs off and starts again from the new head)."""
     state, last = position.state, position.last_seq
@@ -116,7 +117,7 @@ def _decide_and_append(
     after = Position(new_state, head, stored[-1].hash, snapshot.seq if snapshot else position.snapshot_seq,
                      position.with_records(stored))
     POSITIONS.put((referee.store.cache_scope(), str(info.id)), rules.version, after)
-    return Outcome(tuple(stored[len(preface):]), new_state, head, position=after)
+    return Appended(tuple(stored[len(preface):]), new_state, head, position=after)
 
 
 def _append(

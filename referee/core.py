@@ -34,7 +34,7 @@ from games.base import (
 )
 from games.dice import Dice
 from games.serialization import DataError, to_data
-from referee.appending import Outcome, append_decided, jittered_sleep
+from referee.appending import Appended, append_decided, jittered_sleep
 from referee.errors import GameFrozen, GameNotActive, SeatError
 from referee.orders import (
     MAX_RECORDED_REFUSALS,
@@ -63,7 +63,7 @@ from referee.visibility import SETUP, Numbering, NumberingCache
 
 __all__ = [
     "MAX_RECORDED_REFUSALS", "POSITIONS", "RECENT_RECORDS", "SETUP", "SNAPSHOT_EVERY", "_NUMBERINGS", "_PINNED",
-    "Clock", "Outcome", "Position", "PositionCache", "Problem", "Referee", "VerifyReport", "utc_now",
+    "Clock", "Appended", "Position", "PositionCache", "Problem", "Referee", "VerifyReport", "utc_now",
 ]
 
 Clock = Callable[[], dt.datetime]
@@ -129,7 +129,7 @@ class Referee:
         self.store.create_game(info)
         return info
 
-    def start_game(self, game_id: str, seats: Sequence[SeatInfo]) -> Outcome:
+    def start_game(self, game_id: str, seats: Sequence[SeatInfo]) -> Appended:
         """Record the ``Setup`` order (settings and seats) and the events it produces."""
         info = self.store.get_game(game_id)
         rules = self.ruleset_for(info)
@@ -160,7 +160,7 @@ class Referee:
         game: GameInfo | None = None,
         position: Position | None = None,
         preface: Sequence[NewRecord] = (),
-    ) -> Outcome:
+    ) -> Appended:
         """Decide one order and append what happened. Raises RuleViolation (nothing changed,
         except a private record of the refusal where the ruleset wants one).
 
@@ -216,11 +216,11 @@ class Referee:
 
     def replay_idempotent(
         self, info: GameInfo, earlier: StoredRecord, command_type: str, payload: Mapping[str, Any], actor: Actor
-    ) -> Outcome:
+    ) -> Appended:
         check_same_order(self.ruleset_for(info), earlier, command_type, payload, actor)
         records = (earlier, *self.store.caused_by(info.id, earlier.seq))
         state, last = self.current(info.id)
-        return Outcome(records, state, last, replayed=True)
+        return Appended(records, state, last, replayed=True)
 
     # --- positions ------------------------------------------------------------------------
 
@@ -293,7 +293,7 @@ class Referee:
 
     def run_due(
         self, game_id: str, key: str, *, game: GameInfo | None = None, position: Position | None = None
-    ) -> Outcome | None:
+    ) -> Appended | None:
         """Run the ``now``/``at`` work named ``key`` if the position still makes it due.
         The key is the idempotency key, so a second delivery changes nothing (None).
         ``game`` and ``position`` as for ``handle``."""

@@ -24,7 +24,7 @@ from django.db import transaction
 
 from games.base import REFEREE, Actor, ActorKind, Ruleset, RuleViolation, work_key_text
 from referee import clock, due_sync, live, metrics, noticeboard, notifications
-from referee.core import Outcome, Position, Referee
+from referee.core import Appended, Position, Referee
 from referee.due_rows import DueRows
 from referee.due_sync import (
     _vacations,
@@ -179,7 +179,7 @@ class _Unit:
             self.live_told = True
             transaction.on_commit(lambda game_id=str(self.game.pk): live.notify_appended(game_id))
 
-    def advance(self, outcome: Outcome | None) -> None:
+    def advance(self, outcome: Appended | None) -> None:
         if outcome is None or outcome.position is None:
             return
         self.position = outcome.position

@@ -16,7 +16,7 @@ from django.db import transaction
 
 from games.base import MODERATOR, MODERATOR_VIEW, Actor, Ruleset, RuleViolation, SeatInfo, Viewer
 from referee import clock, limits, logs, metrics, noticeboard, scheduling, selectors
-from referee.core import Outcome, VerifyReport
+from referee.core import Appended, VerifyReport
 from referee.errors import (
     ConcurrencyError,
     GameFrozen,
@@ -96,7 +96,7 @@ def seat_add(*, game: Game, user: AbstractBaseUser | None, name: str) -> Seat:
 
 
 @transaction.atomic
-def game_start(*, game: Game) -> Outcome:
+def game_start(*, game: Game) -> Appended:
     game = Game.objects.select_for_update(no_key=True).get(pk=game.pk)
     seats = [SeatInfo(s.number, s.name) for s in game.seats.order_by("number")]
     outcome = referee_get().start_game(str(game.pk), seats)
@@ -108,7 +108,7 @@ def game_start(*, game: Game) -> Outcome:
 def command_handle(
     *, game_id: str, user: AbstractBaseUser, command_type: str, payload: dict[str, Any],
     idempotency_key: str | None = None, as_moderator: bool = False, expected_seq: int | None = None,
-) -> Outcome:
+) -> Appended:
     """Place one order. A refused order raises RuleViolation after its transaction has
     committed, so the private record of the refusal (where the ruleset keeps one) stays."""
     limits.order_check(command_type, payload)  # before anything is read or written
@@ -204,7 +204,7 @@ def _info(game: Game) -> GameInfo:
     return scheduling.game_info(game)
 
 
-def _after_append(game: Game, outcome: Outcome | None = None) -> None:
+def _after_append(game: Game, outcome: Appended | None = None) -> None:
     """Bring the due-work table in line with the new position (same transaction) and nudge
     a worker for what is due now once it commits. With the order's ``outcome`` the position
     is not read again (and a game the order finished is known to be finished)."""
@@ -410,7 +410,7 @@ def reminders_set(*, game_id: str, user: AbstractBaseUser, enabled: bool) -> Sea
 @transaction.atomic
 def moderator_ruling(
     *, game_id: str, moderator: AbstractBaseUser, reason: str, command_type: str, payload: dict[str, Any]
-) -> Outcome:
+) -> Appended:
     """A moderator's correction through the ruleset (adjust health, restore a worm ...):
     a public notice with the reason, then the moderator order itself. History is appended
     to, never edited."""
