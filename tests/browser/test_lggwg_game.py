@@ -11,6 +11,7 @@ import re
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -122,6 +123,27 @@ def _send(page: Page, text: str) -> None:
         expect(result).to_contain_text("Your list of 1 order is in.")
 
 
+def _send_as_the_page_is_redrawn(page: Page, other: Page, game: Game, seat: int, other_seat: int) -> None:
+    """A player presses "Send this list" just as the other team's list comes in: the redraw
+    that news brings waits until the button is let go, so the press is not lost (a redraw
+    between the press and the release would put a new button under the pointer, and the
+    browser would then send nothing)."""
+    page.locator("#lggwg-text").fill(_list_text(game, seat))
+    button = page.get_by_role("button", name=re.compile("^Send this list"))
+    button.scroll_into_view_if_needed()
+    box = button.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    own_page = f"/games/{game.pk}/"
+    with page.expect_response(lambda r: r.request.method == "GET" and urlsplit(r.url).path == own_page):
+        _send(other, _list_text(game, other_seat))  # the news reaches the pressing player's page
+    with page.expect_response(lambda r: r.request.method == "POST", timeout=10_000) as answer:
+        page.mouse.up()
+    assert answer.value.request.url.endswith("/lggwg/orders/"), answer.value.request.url
+    expect(page.locator("#messages")).to_contain_text(re.compile(r"Your list of \d+ orders? is in\.|Refused:"))
+
+
 def _over(game: Game) -> bool:
     game.refresh_from_db()
     return game.status == Game.Status.FINISHED
@@ -159,6 +181,13 @@ def _play(server: str, browser, artifacts: Path, viewport: dict, tag: str, *, fo
             pages[second].locator("#lggwg-unit").select_option(index=1)
             pages[second].locator("#lggwg-kind").select_option("hold")
             half_made = pages[second].locator("#lggwg-unit").input_value()
+        if turn == 2 and forfeit_on_turn != turn:
+            _send_as_the_page_is_redrawn(pages[second], pages[first], game, second, first)
+            turn += 1
+            if _over(game):
+                break
+            expect(pages[first].locator("#play-heading")).to_have_text(f"Your orders for turn {turn}", timeout=LIVE)
+            continue
         if forfeit_on_turn == turn:
             # the last resort: Ann's team forfeits with the builder (§2: every unit dies)
             page = pages[first]
