@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import threading
 import time
 from pathlib import Path
 
@@ -44,7 +45,9 @@ def now() -> dt.datetime:
 
 def set_fake_now(path: str | os.PathLike[str], instant: dt.datetime) -> None:
     """Tests only: move the injected clock (atomically, so a reader never sees half a time)."""
-    tmp = Path(f"{path}.tmp")
+    # a temporary file of this writer's own: two writers sharing one would move it from
+    # under each other
+    tmp = Path(f"{path}.{os.getpid()}.{threading.get_ident()}.tmp")
     tmp.write_text(instant.isoformat())
     written = time.time_ns()
     os.utime(tmp, ns=(written, written))

@@ -210,7 +210,7 @@ class AheadClock:
     def ahead(self, offset: dt.timedelta) -> None:
         self.offset = (self.offset or dt.timedelta()) + offset
         set_fake_now(self.path, self.now())
-        if not self.thread.is_alive():
+        if self.thread.ident is None:  # started once; it writes the clock until frozen
             self.thread.start()
 
     def _run(self) -> None:

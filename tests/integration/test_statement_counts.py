@@ -31,7 +31,9 @@ SHOPPING = {"team_weapon": "minigun", "items": [{"item": "bazooka", "count": 2},
 
 
 def _worms_game() -> tuple[str, dict[int, Any]]:
-    game = GameFactory(ruleset="worms", settings={"sudden_death_after": 1}, name="counted")
+    # sudden death after the fourth round: not within the eight turns counted, where rising
+    # water could end the game (and refuse the next order) before the count is done
+    game = GameFactory(ruleset="worms", settings={"sudden_death_after": 4}, name="counted")
     seats = {s.number: s for s in (SeatFactory(game=game) for _ in range(2))}
     services.game_start(game=game)
     services.game_run_pending(game_id=str(game.pk))
