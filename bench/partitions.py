@@ -107,8 +107,10 @@ def _serve(clock_file: Path) -> None:
 
 
 class _Side:
-    def __init__(self, url: str, tmp: Path) -> None:
+    def __init__(self, url: str, tmp: Path, partitions: int) -> None:
+        # Each side's processes run with their layout's setting, as a deployment's do.
         env = {**os.environ, "DATABASE_URL": url, "REFEREE_CLOCK_FILE": str(tmp / "clock"),
+               "REFEREE_LOG_PARTITIONS": str(partitions),
                "REFEREE_OUTAGE_SECONDS": str(10**9), "CELERY_TASK_ALWAYS_EAGER": "1"}
         self.process = subprocess.Popen([sys.executable, __file__, "serve"], env=env, cwd=ROOT, text=True,
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE)
@@ -128,6 +130,10 @@ class _Side:
         self.process.wait(timeout=60)
 
 
+def _load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 def _spread(values: list[float]) -> str:
     return f"{min(values):.2f} / {statistics.median(values):.2f} / {max(values):.2f}"
 
@@ -135,12 +141,13 @@ def _spread(values: list[float]) -> str:
 def main() -> None:
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         sys.exit("bench/partitions.py needs PostgreSQL: run it through scripts/with_servers.sh")
-    print(f"migrating the two layouts, then {ROUNDS} rounds ...", file=sys.stderr, flush=True)
+    print(f"migrating the two layouts, then {ROUNDS} rounds ... (load average {_load()})",
+          file=sys.stderr, flush=True)
     names = _databases()
     order_ratios, storm_ratios = [], []
     with tempfile.TemporaryDirectory() as plain_tmp, tempfile.TemporaryDirectory() as part_tmp:
-        sides = {0: _Side(_database_url(names[0]), Path(plain_tmp)),
-                 PARTITIONS: _Side(_database_url(names[PARTITIONS]), Path(part_tmp))}
+        sides = {0: _Side(_database_url(names[0]), Path(plain_tmp), 0),
+                 PARTITIONS: _Side(_database_url(names[PARTITIONS]), Path(part_tmp), PARTITIONS)}
         for n in range(ROUNDS):
             latencies: dict[int, list[float]] = {0: [], PARTITIONS: []}
             for k in range(ORDER_STEPS):  # the sides take turns, each going first as often
@@ -154,12 +161,13 @@ def main() -> None:
             order_ratios.append(p50[PARTITIONS] / p50[0])
             storm_ratios.append(storms[PARTITIONS]["seconds"] / storms[0]["seconds"])
             print(f"round {n + 1}: order p50 {p50[0]:.2f} ms plain, {p50[PARTITIONS]:.2f} ms partitioned; "
-                  f"storm {storms[0]['seconds']:.2f} s plain, {storms[PARTITIONS]['seconds']:.2f} s partitioned",
+                  f"storm {storms[0]['seconds']:.2f} s plain, {storms[PARTITIONS]['seconds']:.2f} s partitioned "
+                  f"(load average {_load()})",
                   file=sys.stderr, flush=True)
         for side in sides.values():
             side.close()
     print(f"log partitioned by game ({PARTITIONS} partitions) / plain tables, min / median / max of "
-          f"{ROUNDS} interleaved rounds (goal <= 1.1):")
+          f"{ROUNDS} interleaved rounds (goal <= 1.1; load average {_load()}):")
     print(f"  order latency (p50 of {ORDER_STEPS * ORDERS * 2} orders a round): {_spread(order_ratios)}")
     print(f"  {GAMES} deadlines running out at once, one sweep: {_spread(storm_ratios)}")
     from bench import results
