@@ -271,6 +271,26 @@ def test_the_pending_list_only_shrinks_and_the_claim_is_documented():
     assert all(fragment and why for fragment, why in PENDING_IN_SCHEDULING)
 
 
+def test_a_moderators_pause_resume_and_extension_a_vacation_and_a_reminders_switch_name_their_game(fake_clock):
+    """The writes of due rows and seats outside an order, by id and by game (their key is
+    ``(id, game_id)``): each reaches one partition, one shard."""
+    played = Played("worms")
+    moderator = ModeratorFactory()
+    seat = played.seats[1]
+    captured = _captured(lambda: (
+        services.game_pause(game_id=played.id, moderator=moderator, reason="a look"),
+        services.game_resume(game_id=played.id, moderator=moderator, reason="looked"),
+        services.deadline_extend(game_id=played.id, moderator=moderator, hours=2, reason="a holiday"),
+        services.vacation_declare(game_id=played.id, user=seat.user, starts_at=T0,
+                                  ends_at=T0 + dt.timedelta(days=1)),
+        services.reminders_set(game_id=played.id, user=seat.user, enabled=False),
+    ))
+    writes = [sql for sql in captured if sql.startswith(('UPDATE "referee_duework"', 'UPDATE "referee_seat"'))]
+    assert len(writes) >= 4, writes
+    found = offenders(captured)
+    assert not found, _described(found)
+
+
 def test_a_game_row_is_read_by_its_id_on_the_hot_path():
     """(A check of the checker on a real statement: the store's read of a game row.)"""
     assert problems("SELECT ruleset FROM referee_game WHERE id = %s::uuid") == []
