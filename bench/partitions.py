@@ -34,7 +34,7 @@ os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-not-a-secret")
 
 ROUNDS = max(3, int(os.environ.get("BENCH_ROUNDS", "5")))
 GAMES = int(os.environ.get("BENCH_PARTITION_GAMES", "100"))  # games whose deadlines run out at once
-ORDER_STEPS = 4  # order steps a round, the sides taking turns
+ORDER_STEPS = int(os.environ.get("BENCH_PARTITION_STEPS", "4"))  # order steps a round, the sides taking turns
 ORDERS = int(os.environ.get("BENCH_PARTITION_ORDERS", "15"))  # roll-or-hold pairs a step, on a new game
 PARTITIONS = 16
 T0 = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.UTC)
