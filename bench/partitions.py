@@ -76,34 +76,62 @@ def _serve(clock_file: Path) -> None:
 
     now = T0
     referee = services.referee_get()
+    cpu = _Cpu()
     for line in sys.stdin:
         step, size = line.split()
         set_fake_now(clock_file, now)
         if step == "orders":
             game, seats = started_game(settings={"target": 1000})
-            latencies = []
+            latencies, used = [], 0.0
             for _ in range(int(size) * 2):
                 state, _ = referee.current(str(game.pk))
                 seat = acting_seat(game, seats)
+                before = cpu.seconds()
                 started = time.perf_counter()
                 services.command_handle(game_id=str(game.pk), user=seat.user,
                                         command_type="Hold" if state.turn_total >= 6 else "Roll", payload={})
                 latencies.append(time.perf_counter() - started)
+                used += cpu.seconds() - before
                 services.game_run_pending(game_id=str(game.pk))
-            answer: dict[str, Any] = {"latencies": latencies}
+            answer: dict[str, Any] = {"latencies": latencies, "cpu": used / len(latencies) if cpu.on else None}
         else:
             ids = [started_game()[0].pk for _ in range(int(size))]
             expiry = now + dt.timedelta(hours=37)
             set_fake_now(clock_file, expiry)
+            before = cpu.seconds()
             started = time.perf_counter()
             scheduling.sweep(now=expiry)
             answer = {"seconds": time.perf_counter() - started,
+                      "cpu": cpu.seconds() - before if cpu.on else None,
                       "expired": Event.objects.filter(game_id__in=ids, type="DeadlineExpired")
                       .values("game_id").distinct().count()}
             # Untimed: the next step starts from nothing due (not these games' next turns).
             DueWork.objects.filter(status=DueWork.Status.PENDING).update(status=DueWork.Status.CANCELLED)
             now = expiry + dt.timedelta(hours=1)
         print(json.dumps(answer), file=answers, flush=True)
+
+
+class _Cpu:
+    """The processor time this side has used, its own and its PostgreSQL backend's (from
+    the backend's ``/proc/<pid>/schedstat``, in nanoseconds): less moved by other work on a
+    shared machine than the wall clock. Off where the backend's file cannot be read (another
+    machine, another user)."""
+
+    def __init__(self) -> None:
+        from django.db import connection
+
+        with connection.cursor() as cur:
+            cur.execute("SELECT pg_backend_pid()")
+            self.path = Path(f"/proc/{cur.fetchone()[0]}/schedstat")
+        try:
+            self.path.read_text()
+            self.on = True
+        except OSError:
+            self.on = False
+
+    def seconds(self) -> float:
+        server = int(self.path.read_text().split()[0]) / 1e9 if self.on else 0.0
+        return time.process_time() + server
 
 
 class _Side:
@@ -144,19 +172,26 @@ def main() -> None:
     print(f"migrating the two layouts, then {ROUNDS} rounds ... (load average {_load()})",
           file=sys.stderr, flush=True)
     names = _databases()
-    order_ratios, storm_ratios = [], []
+    order_ratios, storm_ratios, cpu_ratios, storm_cpu_ratios = [], [], [], []
     with tempfile.TemporaryDirectory() as plain_tmp, tempfile.TemporaryDirectory() as part_tmp:
         sides = {0: _Side(_database_url(names[0]), Path(plain_tmp), 0),
                  PARTITIONS: _Side(_database_url(names[PARTITIONS]), Path(part_tmp), PARTITIONS)}
         for n in range(ROUNDS):
             latencies: dict[int, list[float]] = {0: [], PARTITIONS: []}
+            cpus: dict[int, list[dict[str, Any]]] = {0: [], PARTITIONS: []}
             for k in range(ORDER_STEPS):  # the sides take turns, each going first as often
                 for layout in ((0, PARTITIONS) if (n + k) % 2 == 0 else (PARTITIONS, 0)):
-                    latencies[layout] += sides[layout].step(f"orders {ORDERS}")["latencies"]
+                    answer = sides[layout].step(f"orders {ORDERS}")
+                    latencies[layout] += answer["latencies"]
+                    cpus[layout].append(answer)
             storms = {}
             for layout in ((PARTITIONS, 0) if n % 2 == 0 else (0, PARTITIONS)):
                 storms[layout] = sides[layout].step(f"storm {GAMES}")
                 assert storms[layout]["expired"] == GAMES, (layout, storms[layout])  # each deadline ran once
+            if all(step.get("cpu") is not None for step in cpus[0] + cpus[PARTITIONS]):
+                per_order = {layout: statistics.mean(step["cpu"] for step in cpus[layout]) for layout in cpus}
+                cpu_ratios.append(per_order[PARTITIONS] / per_order[0])
+                storm_cpu_ratios.append(storms[PARTITIONS]["cpu"] / storms[0]["cpu"])
             p50 = {layout: statistics.median(values) * 1000 for layout, values in latencies.items()}
             order_ratios.append(p50[PARTITIONS] / p50[0])
             storm_ratios.append(storms[PARTITIONS]["seconds"] / storms[0]["seconds"])
@@ -170,6 +205,9 @@ def main() -> None:
           f"{ROUNDS} interleaved rounds (goal <= 1.1; load average {_load()}):")
     print(f"  order latency (p50 of {ORDER_STEPS * ORDERS * 2} orders a round): {_spread(order_ratios)}")
     print(f"  {GAMES} deadlines running out at once, one sweep: {_spread(storm_ratios)}")
+    if cpu_ratios:
+        print(f"  processor time, the side's and its backend's: per order {_spread(cpu_ratios)}, "
+              f"per storm {_spread(storm_cpu_ratios)}")
     from bench import results
 
     results.record("partitions.order_latency", order_ratios)
