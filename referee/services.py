@@ -225,7 +225,9 @@ def game_run_pending(*, game_id: str) -> int:
     do); returns how many rows ran. Safe to call at any time."""
     ran = 0
     for _ in range(100):  # one phase can make another due; a game cannot loop forever
-        due = [r for r in scheduling.overdue() if str(r.game_id) == str(game_id)]
+        # The game's own due rows (every game's, filtered here, was a read across games).
+        due = list(DueWork.objects.filter(game_id=game_id, status=DueWork.Status.PENDING,
+                                          due_at__lte=clock.now()).order_by("due_at"))
         if not due:
             return ran
         for row in due:
