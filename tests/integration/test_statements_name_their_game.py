@@ -2,7 +2,8 @@
 verify, a deadline job and a sweep send to PostgreSQL, for a game of each shipped ruleset,
 filters every game-keyed table by one game (``tests/game_filter.py`` reads the statements),
 so each touches one partition of a log partitioned by game and one Citus shard. The sweep's
-claim, which finds due work across games, is the documented exception (docs/scaling.md).
+claim, which finds due work across games, and the search after an outage for the games with
+deadlines in the gap are the documented exceptions (docs/scaling.md).
 
 Statements are captured as ``CaptureQueriesContext`` records them: the store's plain SQL is
 logged there too (``referee/store/sql.py``), and the SQL functions a statement calls are
