@@ -18,6 +18,7 @@ from django.db import transaction
 from notices import render, send
 from notices.models import Channel, Delivery
 from referee import clock, metrics
+from referee.models import save_by_key
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +59,7 @@ def _claim(now: dt.datetime, only: str | None) -> Delivery | None:
             return None
         row.attempts += 1
         row.next_attempt_at = now + lease()
-        row.save(update_fields=["attempts", "next_attempt_at"])
+        save_by_key(row, "attempts", "next_attempt_at", key="channel_id")
         return row
 
 
@@ -101,7 +102,7 @@ def _book(row: Delivery, attempt: send.Attempt, now: dt.datetime) -> None:
         row.answer = attempt.answer[:200]
         if attempt.ok:
             row.status, row.sent_at, row.last_error = Delivery.Status.SENT, now, ""
-            row.save(update_fields=["status", "sent_at", "answer", "last_error"])
+            save_by_key(row, "status", "sent_at", "answer", "last_error", key="channel_id")
             return
         record_delivery_failure(channel.kind)
         row.last_error = attempt.error[:300]
@@ -112,7 +113,7 @@ def _book(row: Delivery, attempt: send.Attempt, now: dt.datetime) -> None:
                 _switch_off(channel, now)
         else:
             row.next_attempt_at = now + backoff(row.attempts)
-        row.save(update_fields=["status", "answer", "last_error", "next_attempt_at"])
+        save_by_key(row, "status", "answer", "last_error", "next_attempt_at", key="channel_id")
         channel.save(update_fields=["last_error", "last_error_at", "enabled", "disabled_reason"])
 
 

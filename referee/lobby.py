@@ -15,7 +15,7 @@ from games.serialization import DataError
 from referee import limits, lobby_selectors, noticeboard, services
 from referee.errors import GameNotActive, InvalidSetting, SeatError
 from referee.instance import referee_get
-from referee.models import Game, Invitation, League, LeagueEntry, Seat
+from referee.models import Game, Invitation, League, LeagueEntry, Seat, save_by_key
 
 
 def _check_signup_order(game: Game, order: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -45,7 +45,7 @@ def game_join(
     seat = services.seat_add(game=game, user=user, name=name)
     if order is not None:
         seat.signup_order = order
-        seat.save(update_fields=["signup_order"])
+        save_by_key(seat, "signup_order")
     game.refresh_from_db()
     if game.seats.count() >= game.max_seats:
         _start(game)
@@ -172,7 +172,7 @@ def league_next_game(*, league_id: int, moderator: AbstractBaseUser) -> Game:
         seat = services.seat_add(game=game, user=entry.user, name=entry.user.get_username())
         if entry.signup_order:
             seat.signup_order = entry.signup_order
-            seat.save(update_fields=["signup_order"])
+            save_by_key(seat, "signup_order")
         entry.delete()
     # Before the start: the first turn's notices already go to the league's channel.
     noticeboard.league_game_made(league_id=league.pk, game_id=str(game.pk))

@@ -343,3 +343,11 @@ class RatingChange(models.Model):
         ordering = ["rated_game_id", "user_id"]
         constraints = [models.UniqueConstraint(fields=["game", "rated_game", "user"], name="rating_change_unique")]
         indexes = [models.Index(fields=["user", "rated_game"], name="rating_change_user_idx")]
+
+
+def save_by_key(row: models.Model, *fields: str, key: str = "game_id") -> None:
+    """``row.save(update_fields=fields)`` with the row's distribution column (its game, or
+    a delivery's channel: ``key``) in the WHERE beside its id, as the table's primary key
+    has it: the statement then reads one partition, or one Citus shard, not all of them."""
+    type(row)._default_manager.filter(pk=row.pk, **{key: getattr(row, key)}).update(
+        **{field: getattr(row, field) for field in fields})

@@ -26,7 +26,7 @@ from referee.errors import (
     SeatError,
 )
 from referee.instance import referee_get
-from referee.models import DueWork, Event, Game, Seat, Vacation
+from referee.models import DueWork, Event, Game, Seat, Vacation, save_by_key
 from referee.store import sql as store_sql
 from referee.store.base import GameInfo
 
@@ -225,7 +225,9 @@ def game_run_pending(*, game_id: str) -> int:
     do); returns how many rows ran. Safe to call at any time."""
     ran = 0
     for _ in range(100):  # one phase can make another due; a game cannot loop forever
-        due = [r for r in scheduling.overdue() if str(r.game_id) == str(game_id)]
+        # The game's own due rows (every game's, filtered here, was a read across games).
+        due = list(DueWork.objects.filter(game_id=game_id, status=DueWork.Status.PENDING,
+                                          due_at__lte=clock.now()).order_by("due_at"))
         if not due:
             return ran
         for row in due:
@@ -280,7 +282,7 @@ def game_pause(*, game_id: str, moderator: AbstractBaseUser, reason: str) -> Non
     for row in DueWork.objects.select_for_update().filter(game=game, status=DueWork.Status.PENDING,
                                                           due_at__isnull=False):
         row.remaining, row.due_at = max(row.due_at - now, dt.timedelta(0)), None
-        row.save(update_fields=["remaining", "due_at"])
+        save_by_key(row, "remaining", "due_at")
     Game.objects.filter(pk=game.pk).update(paused_at=now)
     scheduling.notice_append(game_id=game_id, type_="GamePaused", actor_kind="moderator",
                              payload={"reason": reason, "moderator": moderator.get_username()})
@@ -298,7 +300,7 @@ def game_resume(*, game_id: str, moderator: AbstractBaseUser, reason: str) -> No
                                                               due_at__isnull=True))
     for row in resumed:
         row.due_at, row.remaining = now + (row.remaining or dt.timedelta(0)), None
-        row.save(update_fields=["due_at", "remaining"])
+        save_by_key(row, "due_at", "remaining")
     scheduling.timers_nudge(rows=resumed, now=now)
     Game.objects.filter(pk=game.pk).update(paused_at=None)
     scheduling.notice_append(game_id=game_id, type_="GameResumed", actor_kind="moderator",
@@ -324,7 +326,7 @@ def deadline_extend(*, game_id: str, moderator: AbstractBaseUser, hours: int, re
             row.due_at += by
         else:
             row.remaining = (row.remaining or dt.timedelta(0)) + by
-        row.save(update_fields=["due_at", "remaining"])
+        save_by_key(row, "due_at", "remaining")
     scheduling.timers_nudge(rows=rows, now=clock.now())
     scheduling.notice_append(game_id=game_id, type_="DeadlineExtended", actor_kind="moderator", payload={
         "key": deadline.key, "hours": hours, "reason": reason, "moderator": moderator.get_username(),
@@ -392,7 +394,7 @@ def vacation_declare(
             if seat.number in row.seats:
                 limit = dt.timedelta(seconds=game.turn_limit_seconds)
                 row.due_at = now if game.vacation_policy == "referee" else max(row.due_at, ends_at + limit)
-                row.save(update_fields=["due_at"])
+                save_by_key(row, "due_at")
     return vacation
 
 
@@ -403,7 +405,7 @@ def reminders_set(*, game_id: str, user: AbstractBaseUser, enabled: bool) -> Sea
         raise SeatError("You have no seat in this game.")
     _refuse_if_stopped(seat.game)
     seat.reminders = enabled
-    seat.save(update_fields=["reminders"])
+    save_by_key(seat, "reminders")
     return seat
 
 

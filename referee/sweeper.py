@@ -14,6 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F
 
 from referee import clock, metrics
 from referee.due_jobs import _run_rows, _Unit
@@ -119,6 +120,16 @@ def sweep(*, now: dt.datetime | None = None, limit: int = 10_000, batch: int | N
     return ran
 
 
+#: The kinds of due row an outage moves on (a deadline and its reminder; timers of real-time
+#: games and the rest run late, as they would after any delay).
+_OUTAGE_KINDS = (DueWork.Kind.DEADLINE.value, DueWork.Kind.REMIND.value)
+
+# One game's deadlines that fell in the gap, moved on by it: the game's pending rows only.
+_MOVE = ("UPDATE referee_duework SET due_at = due_at + %s::interval WHERE game_id = %s::uuid "
+         "AND status = 'pending' AND kind IN (%s::varchar, %s::varchar) "
+         "AND due_at > %s::timestamptz AND due_at <= %s::timestamptz RETURNING key, due_at")
+
+
 def _outage_check(now: dt.datetime) -> None:
     """If the sweeper has not run for longer than the threshold, the referee was down:
     deadlines that fell in the gap are moved on by the gap, never auto-played."""
@@ -130,29 +141,41 @@ def _outage_check(now: dt.datetime) -> None:
             return
         gap = now - beat.last_run_at
         if gap > outage_threshold():
-            missed = DueWork.objects.filter(
-                status=DueWork.Status.PENDING, kind__in=[DueWork.Kind.DEADLINE, DueWork.Kind.REMIND],
-                due_at__gt=beat.last_run_at, due_at__lte=now,
-            )
-            # Every write of a game's due rows holds the game's row lock (referee/due_rows.py),
-            # so take those first, in one order, then the rows.
-            games_of = sorted({str(g) for g in missed.values_list("game_id", flat=True)})
-            list(Game.objects.select_for_update(no_key=True).filter(pk__in=games_of).order_by("pk")
-                 .values_list("pk", flat=True))
-            missed = missed.select_for_update()
-            games: dict[str, list[str]] = {}
-            for row in missed:
-                row.due_at = row.due_at + gap
-                row.save(update_fields=["due_at"])
-                games.setdefault(str(row.game_id), []).append(row.key)
-            for game_id, keys in games.items():
-                notice_append(game_id=game_id, type_="DeadlinesExtendedForOutage", payload={
-                    "from": beat.last_run_at.isoformat(), "to": now.isoformat(),
-                    "extended_by_seconds": int(gap.total_seconds()), "keys": keys,
-                    "reason": "the referee's scheduler was not running; no one loses a turn to our downtime",
-                })
+            for game_id in _games_with_deadlines_in(beat.last_run_at, now):
+                keys = _deadlines_moved(game_id, beat.last_run_at, now, gap)
+                if keys:
+                    notice_append(game_id=game_id, type_="DeadlinesExtendedForOutage", payload={
+                        "from": beat.last_run_at.isoformat(), "to": now.isoformat(),
+                        "extended_by_seconds": int(gap.total_seconds()), "keys": keys,
+                        "reason": "the referee's scheduler was not running; no one loses a turn to our downtime",
+                    })
         beat.last_run_at = now
         beat.save(update_fields=["last_run_at"])
+
+
+def _games_with_deadlines_in(start: dt.datetime, end: dt.datetime) -> list[str]:
+    """The games with a deadline pending in the gap, in the order their locks are taken (by
+    id, as every other taker of several games' locks does, so two never wait on each other).
+    The one read across games of the outage check, by design (docs/scaling.md): which games
+    to visit is not known before it; each game is then locked and written by its id."""
+    return [str(g) for g in DueWork.objects.filter(
+        status=DueWork.Status.PENDING, kind__in=_OUTAGE_KINDS, due_at__gt=start, due_at__lte=end,
+    ).values_list("game_id", flat=True).distinct().order_by("game_id")]
+
+
+def _deadlines_moved(game_id: str, start: dt.datetime, end: dt.datetime, gap: dt.timedelta) -> list[str]:
+    """Move one game's deadlines that fell in the gap on by it, under the game's lock (every
+    write of a game's due rows holds it: referee/due_rows.py); their keys, oldest first.
+    A row written since the search (another process had the lock) is judged as it is now."""
+    list(Game.objects.select_for_update(no_key=True).filter(pk=game_id).values_list("pk", flat=True))
+    if store_sql.enabled():
+        moved = store_sql.run(_MOVE, (gap, game_id, *_OUTAGE_KINDS, start, end))
+        return [key for key, _ in sorted(moved, key=lambda row: (row[1], row[0]))]
+    rows = DueWork.objects.filter(game_id=game_id, status=DueWork.Status.PENDING, kind__in=_OUTAGE_KINDS,
+                                  due_at__gt=start, due_at__lte=end)
+    keys = list(rows.order_by("due_at", "key").values_list("key", flat=True))
+    rows.update(due_at=F("due_at") + gap)
+    return keys
 
 
 def overdue(now: dt.datetime | None = None) -> list[DueWork]:

@@ -109,6 +109,23 @@ def test_a_crashed_send_is_retried_after_its_lease_with_the_same_webhook_id(rece
     assert Delivery.objects.get().attempts == 2 and len(receiver.received) == 1
 
 
+def test_each_write_of_a_delivery_names_its_channel_beside_its_id(receiver):
+    """A delivery's key is ``(id, channel_id)`` and Citus distributes the table by channel
+    (docs/scaling.md): the claim's lease, a failure's backoff and a success each update the
+    row by both, so the statement reaches one shard."""
+    receiver.status = 503
+    game_with_channels(lambda u: services.webhook_create(user=u, url=receiver.url, wants=["turn"]))
+    with CaptureQueriesContext(connection) as failed:
+        assert delivery.send_due() == 1
+    receiver.status = 200
+    with CaptureQueriesContext(connection) as sent:
+        assert delivery.send_due(now=later(3600)) == 1
+    updates = [q["sql"] for q in failed.captured_queries + sent.captured_queries
+               if q["sql"].startswith('UPDATE "notices_delivery"')]
+    assert len(updates) == 4  # two leases, a backoff, a success
+    assert all('"notices_delivery"."channel_id" = ' in sql for sql in updates), updates
+
+
 def test_an_endpoint_failing_for_a_day_is_given_up_and_switched_off(receiver, settings):
     settings.NOTICES_MAX_ATTEMPTS = 3
     receiver.status = 500

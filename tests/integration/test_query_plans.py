@@ -131,8 +131,30 @@ def _long_game() -> tuple[Any, list[Any]]:
     return game, seats
 
 
+def _parents() -> dict[str, str]:
+    """Each partition of a partitioned table, and each index of a partition, by the name of
+    the table or index it is a partition of (nothing on plain tables)."""
+    with connection.cursor() as cur:
+        cur.execute("SELECT c.relname, p.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
+                    "JOIN pg_class p ON p.oid = i.inhparent")
+        return dict(cur.fetchall())
+
+
 def _scans(nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [n for n in nodes if n.get("Relation Name") in HOT_TABLES and "Scan" in n["Node Type"]]
+    """The scans of the hot tables, a partition's named as its table's (``Relation Name``,
+    ``Index Name``), the partition kept as ``Partition``."""
+    parents = _parents()
+    found = []
+    for node in nodes:
+        relation = node.get("Relation Name")
+        table = parents.get(relation, relation)
+        if table in HOT_TABLES and "Scan" in node["Node Type"]:
+            found.append({**node, "Relation Name": table, "Partition": relation,
+                          "Index Name": parents.get(node.get("Index Name"), node.get("Index Name"))})
+            for child in _nodes(found[-1]):
+                if child is not node and "Index Name" in child:
+                    child["Index Name"] = parents.get(child["Index Name"], child["Index Name"])
+    return found
 
 
 def _rows(node: dict[str, Any]) -> int:
@@ -218,3 +240,43 @@ def test_an_appends_plan_made_while_the_log_was_small_stays_right_as_the_log_gro
     assert scans, nodes
     for scan in scans:
         assert _rows(scan) <= MOST_ROWS_PER_SCAN, f"{_rows(scan)} rows by {scan.get('Index Name')}: {scan}"
+
+
+PARTITIONED = ("referee_event", "referee_duework", "referee_snapshot")
+
+
+def _partitioned() -> bool:
+    with connection.cursor() as cur:
+        cur.execute("SELECT count(*) FROM pg_partitioned_table WHERE partrelid = ANY(%s::regclass[])",
+                    [list(PARTITIONED)])
+        return cur.fetchone()[0] == len(PARTITIONED)
+
+
+def test_on_a_log_partitioned_by_game_each_statement_reads_one_partition_with_the_plan_it_is_given(explained):
+    """On the partitioned layout (``scripts/test_partitioned.sh``) the service's connections
+    ask for generic plans (config/settings.py), which PostgreSQL prunes to the game's
+    partition when they run: every statement of an order and of a deadline job, generic or
+    custom, scans one partition of each table it reads, never the others."""
+    if not _partitioned():
+        pytest.skip("the log is not partitioned (REFEREE_LOG_PARTITIONS=0)")
+    with connection.cursor() as cur:
+        cur.execute("SHOW plan_cache_mode")
+        assert cur.fetchone()[0] == "force_generic_plan"
+    game, seats = _long_game()
+    explained.clear()
+    for command in ("Roll", "Hold"):
+        seat = acting_seat(game, seats)
+        services.command_handle(game_id=str(game.pk), user=seat.user, command_type=command, payload={})
+        services.game_run_pending(game_id=str(game.pk))
+    row = DueWork.objects.get(game=game, kind="deadline", status="pending")
+    scheduling.due_work_run(game_id=str(game.pk), key=row.key, kind="deadline", now=row.due_at + dt.timedelta(minutes=1))
+    read = 0
+    for sql, mode, nodes in explained:
+        partitions: dict[str, set[str]] = {}
+        for scan in _scans(nodes):
+            if scan["Relation Name"] in PARTITIONED:
+                partitions.setdefault(scan["Relation Name"], set()).add(scan["Partition"])
+        for table, names in partitions.items():
+            assert len(names) == 1 and names != {table}, f"{table}: {sorted(names)} ({mode}) in: {sql[:160]}"
+        read += bool(partitions)
+    assert read, "no statement read a partition"
