@@ -37,6 +37,7 @@ from referee.errors import RefereeError
 from referee.instance import referee_get
 from referee.models import DueWork, Game
 from referee.store import sql as store_sql
+from referee.store import tail as store_tail
 from referee.store.base import GameInfo, NewRecord, RecordKind, TransactionSpoilt
 
 log = logging.getLogger(__name__)
@@ -51,12 +52,15 @@ def _referee() -> Referee:
 # job's own among them), its vacations not over by a moment and the seats it e-mails with
 # their e-mail choices: one round trip, and the unit needs no other read of its due rows.
 # No row lock on the due rows: the game's lock guards them (referee/due_rows.py).
-_LOCK_GAME_AND_ROWS = (
-    f"SELECT l.*, x.away, x.mail, {store_sql.columns(DueWork, 'd')} FROM ("
-    f"SELECT {store_sql.columns(Game)} FROM referee_game WHERE id = %s::uuid FOR NO KEY UPDATE) AS l "
-    "CROSS JOIN LATERAL (SELECT referee_game_vacations(l.id, %s::timestamptz) AS away, "
+# The log's tail comes along too (migration 0017), so the position needs no read of the log.
+_LOCK_WIDTH = len(Game._meta.concrete_fields) + 2 + len(DueWork._meta.concrete_fields)
+_LOCK_GAME_AND_ROWS = store_tail.lock_with_tail(
+    f"SELECT {store_sql.columns(Game)} FROM referee_game WHERE id = %s::uuid FOR NO KEY UPDATE",
+    f"l.*, x.away, x.mail, {store_sql.columns(DueWork, 'd')}",
+    "l CROSS JOIN LATERAL (SELECT referee_game_vacations(l.id, %s::timestamptz) AS away, "
     "referee_game_recipients(l.id) AS mail) AS x "
-    "LEFT JOIN LATERAL referee_pending_due_work(l.id) AS d ON true"
+    "LEFT JOIN LATERAL referee_pending_due_work(l.id) AS d ON true",
+    _LOCK_WIDTH,
 )
 
 
@@ -86,6 +90,13 @@ def due_work_run(*, game_id: str, key: str, kind: str = "", now: dt.datetime | N
 
 
 def _run_job(game_id: str, key: str, kind: str, now: dt.datetime, *, hold: bool) -> str:
+    try:
+        return _job_unit(game_id, key, kind, now, hold=hold)
+    finally:
+        _referee().positions.forget_read_along()
+
+
+def _job_unit(game_id: str, key: str, kind: str, now: dt.datetime, *, hold: bool) -> str:
     with transaction.atomic():
         game, row = _locked_game_and_row(game_id, key, kind, now)
         if game is None:
@@ -107,14 +118,18 @@ def _locked_game_and_row(game_id: str, key: str, kind: str, now: dt.datetime) ->
     game's other pending rows and its e-mail recipients come along (kept on the game row)."""
     if store_sql.enabled():
         try:
-            uuid.UUID(str(game_id))
+            gid = str(uuid.UUID(str(game_id)))
         except ValueError:
             return None, None
-        found = store_sql.run(_LOCK_GAME_AND_ROWS, (str(game_id), now))
+        positions = _referee().positions
+        after = positions.tail_wanted(gid)
+        found, tail = store_tail.split(gid, store_sql.run(_LOCK_GAME_AND_ROWS, (gid, now, after), records=True),
+                                       _LOCK_WIDTH)
         if not found:
             return None, None
         width = len(Game._meta.concrete_fields)
         game = store_sql.instances(Game, [found[0][:width]])[0]
+        positions.read_along(str(game.pk), after, tail)
         _vacations_known(game, now, found[0][width])
         game._mail = store_sql.loads(found[0][width + 1]) or []  # type: ignore[attr-defined]
         pending = store_sql.instances(DueWork, [row[width + 2:] for row in found if row[width + 2] is not None])

@@ -17,7 +17,15 @@ from typing import Any
 from games.base import Event, Registry, Ruleset
 from games.serialization import DataError
 from referee.errors import LogCorrupt
-from referee.store.base import EventStore, GameInfo, LoggedEvent, RecordKind, Snapshot, StoredRecord
+from referee.store.base import (
+    EventStore,
+    GameInfo,
+    LoadedTail,
+    LoggedEvent,
+    RecordKind,
+    Snapshot,
+    StoredRecord,
+)
 from referee.store.hashing import digest
 
 log = logging.getLogger(__name__)
@@ -77,6 +85,11 @@ class PositionCache:
                 self._entries.pop(next(iter(self._entries)))
             self._entries[key] = (version, position)
 
+    def head(self, key: tuple[object, str]) -> int | None:
+        """The seq of the cached head of any version (None: nothing cached)."""
+        entry = self._entries.get(key)
+        return entry[1].last_seq if entry is not None and entry[1].last_seq else None
+
     def discard(self, key: tuple[object, str]) -> None:
         with self._lock:
             self._entries.pop(key, None)
@@ -87,6 +100,18 @@ class PositionCache:
 
 
 POSITIONS = PositionCache()
+
+
+class _ReadAlong(threading.local):
+    """Per thread: tails of the log read along with a game's lock, not yet used. A tail is
+    ``(after, LoadedTail)``: the records from the cached head ``after`` on, or (``after``
+    None) the latest snapshot and the records from it."""
+
+    def __init__(self) -> None:
+        self.tails: dict[tuple[object, str], tuple[int | None, LoadedTail]] = {}
+
+
+_READ_ALONG = _ReadAlong()
 
 
 class Positions:
@@ -108,26 +133,53 @@ class Positions:
             _PINNED[key] = pinned
         return self.registry.get(*pinned)
 
+    def tail_wanted(self, game_id: str) -> int | None:
+        """What a statement that locks the game should read of its log for ``at``: the
+        records from this seq on (the head this process has cached), or with None the
+        latest snapshot and the records from it."""
+        return POSITIONS.head((self.store.cache_scope(), str(game_id)))
+
+    def read_along(self, game_id: str, after: int | None, tail: LoadedTail) -> None:
+        """The log's tail as the game's lock read it (``tail_wanted``), in this unit of
+        work: the next ``at`` of the latest position folds it instead of reading the log.
+        The unit drops it when it ends, used or not (``forget_read_along``)."""
+        _READ_ALONG.tails[(self.store.cache_scope(), str(game_id))] = (after, tail)
+
+    @staticmethod
+    def forget_read_along() -> None:
+        """The unit of work ends: a tail it did not use is stale for the next."""
+        _READ_ALONG.tails.clear()
+
     def at(self, game_id: str, rules: Ruleset, seq: int | None = None) -> Position:
         """The position after record ``seq`` (the latest, cached, if None)."""
         key = (self.store.cache_scope(), str(game_id))
         if seq is None:
+            along = _READ_ALONG.tails.pop(key, None)
             cached = POSITIONS.get(key, rules.version)
             if cached is not None and cached.last_seq:
-                records = self.store.read(game_id, after=cached.last_seq - 1)
+                if along is not None and along[0] == cached.last_seq:
+                    records = along[1].records
+                else:
+                    records = self.store.read(game_id, after=cached.last_seq - 1)
                 if records and records[0].seq == cached.last_seq and records[0].hash == cached.last_hash:
                     state = rules.fold(cached.state, events_of(rules, records[1:]))
                     position = Position(state, records[-1].seq, records[-1].hash, cached.snapshot_seq,
                                         cached.with_records(records[1:]))
                     POSITIONS.put(key, rules.version, position)
                     return position
+            if along is not None and along[0] is None:
+                position = self._from_tail(game_id, rules, seq, along[1])
+                POSITIONS.put(key, rules.version, position)
+                return position
         position = self._load(game_id, rules, seq)
         if seq is None:
             POSITIONS.put(key, rules.version, position)
         return position
 
     def _load(self, game_id: str, rules: Ruleset, seq: int | None) -> Position:
-        tail = self.store.load(game_id, upto=seq)
+        return self._from_tail(game_id, rules, seq, self.store.load(game_id, upto=seq))
+
+    def _from_tail(self, game_id: str, rules: Ruleset, seq: int | None, tail: LoadedTail) -> Position:
         snap, records = tail.snapshot, tail.records
         if snap is not None and snap.ruleset_version != rules.version:
             snap, records = None, self.store.read(game_id, upto=seq)  # a snapshot of older rules: fold it all

@@ -28,6 +28,7 @@ from referee.errors import (
 from referee.instance import referee_get
 from referee.models import DueWork, Event, Game, Seat, Vacation, save_by_key
 from referee.store import sql as store_sql
+from referee.store import tail as store_tail
 from referee.store.base import GameInfo
 
 
@@ -113,7 +114,26 @@ def command_handle(
     committed, so the private record of the refusal (where the ruleset keeps one) stays."""
     limits.order_check(command_type, payload)  # before anything is read or written
     started = time.perf_counter()
+    try:
+        outcome, game, refusal = _order_unit(game_id, user, command_type, payload, idempotency_key, as_moderator,
+                                             expected_seq)
+    finally:
+        referee_get().positions.forget_read_along()
+    metrics.order_placed(ruleset=game.ruleset, started=started, refused_by=refusal.rule if refusal else None,
+                         replayed=outcome is not None and outcome.replayed)
+    if refusal is not None:
+        raise refusal
+    assert outcome is not None  # handle returned
+    return outcome
+
+
+def _order_unit(
+    game_id: str, user: AbstractBaseUser, command_type: str, payload: dict[str, Any], idempotency_key: str | None,
+    as_moderator: bool, expected_seq: int | None,
+) -> tuple[Appended | None, Game, RuleViolation | None]:
+    """The order's transaction: the outcome, the game as locked, and the refusal if any."""
     refusal: RuleViolation | None = None
+    outcome: Appended | None = None
     with transaction.atomic():
         if as_moderator:
             if not user.is_staff:
@@ -145,11 +165,7 @@ def command_handle(
         else:
             if not outcome.replayed:
                 _after_append(game, outcome)
-    metrics.order_placed(ruleset=game.ruleset, started=started, refused_by=refusal.rule if refusal else None,
-                         replayed=refusal is None and outcome.replayed)
-    if refusal is not None:
-        raise refusal
-    return outcome
+    return outcome, game, refusal
 
 
 def _locked_game(game_id: str) -> Game:
@@ -171,13 +187,17 @@ def _locked_seat(game_id: str, user: AbstractBaseUser) -> tuple[int, Game]:
     if user.is_authenticated:
         try:
             if store_sql.enabled():
-                uuid.UUID(str(game_id))
-                rows = store_sql.run(_SEAT_AND_GAME, (str(game_id), user.pk))
+                gid = str(uuid.UUID(str(game_id)))
+                positions = referee_get().positions
+                after = positions.tail_wanted(gid)
+                rows, tail = store_tail.split(gid, store_sql.run(
+                    _SEAT_AND_GAME, (gid, user.pk, after), records=True), _SEAT_AND_GAME_WIDTH)
                 if rows:
                     width = 1 + len(Game._meta.concrete_fields)
                     game = store_sql.instances(Game, [rows[0][1:width]])[0]
                     scheduling.pending_known(game, store_sql.instances(
                         DueWork, [row[width:] for row in rows if row[width] is not None]))
+                    positions.read_along(str(game.pk), after, tail)
                     found = rows[0][0], game
             else:
                 seat = (Seat.objects.select_related("game").select_for_update(no_key=True, of=("game",))
@@ -190,13 +210,15 @@ def _locked_seat(game_id: str, user: AbstractBaseUser) -> tuple[int, Game]:
     return found
 
 
-# The game's pending due rows come along, read once the lock is held and with a snapshot
-# of their own (migration 0011): the sync after the append then needs no read of them.
-_SEAT_AND_GAME = (
-    f"SELECT l.*, {store_sql.columns(DueWork, 'd')} FROM (SELECT s.number, {store_sql.columns(Game, 'g')} "
-    "FROM referee_seat s JOIN referee_game g ON g.id = s.game_id "
-    "WHERE s.game_id = %s::uuid AND s.user_id = %s FOR NO KEY UPDATE OF g) AS l "
-    "LEFT JOIN LATERAL referee_pending_due_work(l.id) AS d ON true"
+# The game's pending due rows and the log's tail come along, read once the lock is held and
+# each with a snapshot of its own (migrations 0013 and 0017): the sync after the append then
+# needs no read of the due rows, and the position no read of the log.
+_SEAT_AND_GAME_WIDTH = 1 + len(Game._meta.concrete_fields) + len(DueWork._meta.concrete_fields)
+_SEAT_AND_GAME = store_tail.lock_with_tail(
+    f"SELECT s.number, {store_sql.columns(Game, 'g')} FROM referee_seat s JOIN referee_game g ON g.id = s.game_id "
+    "WHERE s.game_id = %s::uuid AND s.user_id = %s FOR NO KEY UPDATE OF g",
+    f"l.*, {store_sql.columns(DueWork, 'd')}", "l LEFT JOIN LATERAL referee_pending_due_work(l.id) AS d ON true",
+    _SEAT_AND_GAME_WIDTH,
 )
 
 

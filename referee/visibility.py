@@ -224,6 +224,14 @@ class Numbering:
     def count(self) -> int:
         return self.last_read if self.identity else len(self.real)
 
+    def shows(self, real_seq: int) -> bool:
+        """Whether the viewer sees the record at ``real_seq`` (a search of the sorted
+        positions: a scan of them grew with the log for every record an answer shows)."""
+        if self.identity:
+            return True
+        i = bisect.bisect_left(self.real, real_seq)
+        return i < len(self.real) and self.real[i] == real_seq
+
 
 class NumberingCache(Lru[Numbering]):
     """Per process: a log only grows, so a viewer's numbering is extended, never redone."""
@@ -238,8 +246,6 @@ def renumber(items: Sequence[dict[str, Any]], numbering: Numbering) -> list[dict
         item = dict(item)
         item["seq"] = numbering.number_of(item["seq"])
         cause = item["cause_seq"]
-        item["cause_seq"] = numbering.number_of(cause) if cause is not None and (
-            numbering.identity or cause in numbering.real
-        ) else None
+        item["cause_seq"] = numbering.number_of(cause) if cause is not None and numbering.shows(cause) else None
         out.append(item)
     return out

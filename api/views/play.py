@@ -176,10 +176,30 @@ class GameCommandApi(APIView):
 
     @extend_schema(request=InputSerializer, responses={201: OrderOutput, 200: OrderOutput})
     def post(self, request: Request, game_id: str) -> Response:
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        d = data.validated_data
-        return _order(request, game_id, d["type"], d["payload"], d.get("expected_seq"))
+        order = plain_order(request.data)
+        if order is None:  # anything else, the serializer reads (and words what is wrong)
+            data = self.InputSerializer(data=request.data)
+            data.is_valid(raise_exception=True)
+            d = data.validated_data
+            order = d["type"], d["payload"], d.get("expected_seq")
+        return _order(request, game_id, *order)
+
+
+def plain_order(data: object) -> tuple[str, dict, int | None] | None:
+    """What ``GameCommandApi.InputSerializer`` gives for a body it takes as it is (a JSON
+    object whose type is a trimmed ASCII string of 1 to 80 characters without NUL, whose payload, if any, is an
+    object, and whose expected_seq, if any, is a whole number from 0), read without building
+    the serializer: its fields are deep-copied for every instance, a tenth of an order's own
+    time in Python. None for any other body."""
+    if data.__class__ is not dict:
+        return None
+    kind, payload, expected = data.get("type"), data.get("payload", {}), data.get("expected_seq")
+    kind_plain = (kind.__class__ is str and 0 < len(kind) <= 80 and kind == kind.strip() and kind.isascii()
+                  and "\x00" not in kind)
+    expected_plain = "expected_seq" not in data or (expected.__class__ is int and expected >= 0)
+    if not (kind_plain and payload.__class__ is dict and expected_plain):
+        return None
+    return kind, dict(payload), expected
 
 
 class GameTurnApi(APIView):

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -79,6 +80,19 @@ def _raw_record(game: str, row: Sequence[object]) -> StoredRecord:
 
 
 _KINDS = {str(k): k for k in RecordKind}
+
+
+def loaded_tail(game: str, rows: Iterable[Sequence[Any]], start: int = 0) -> LoadedTail:
+    """The snapshot and records of rows shaped as ``sql.LOAD_SQL`` gives them (a part, 0
+    for the snapshot and 1 for a record, then ``sql.READ_COLUMNS``), from column ``start``."""
+    snapshot, records = None, []
+    for whole in rows:
+        part, row = whole[start], whole[start + 1:]
+        if part == 0:
+            snapshot = Snapshot(game, row[0], row[2], sql.loads(row[3]), row[14])
+        else:
+            records.append(_raw_record(game, row))
+    return LoadedTail(snapshot, records)
 
 
 _GAME_SQL = ("SELECT ruleset, ruleset_version, settings, seed, status, frozen_reason, private_log "
@@ -290,14 +304,8 @@ class DjangoEventStore(EventStore):
         if not sql.enabled():
             return super().load(game_id, upto)
         game = str(game_id)
-        snapshot, records = None, []
-        for part, *row in sql.run(sql.LOAD_SQL, {"game": game, "upto": MAX_SEQ if upto is None else upto},
-                                     records=True):
-            if part == 0:
-                snapshot = Snapshot(game, row[0], row[2], sql.loads(row[3]), row[14])
-            else:
-                records.append(_raw_record(game, row))
-        return LoadedTail(snapshot, records)
+        return loaded_tail(game, sql.run(sql.LOAD_SQL, {"game": game, "upto": MAX_SEQ if upto is None else upto},
+                                         records=True))
 
     def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[StoredRecord]:
         self._settle(game_id)

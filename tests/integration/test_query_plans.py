@@ -280,3 +280,34 @@ def test_on_a_log_partitioned_by_game_each_statement_reads_one_partition_with_th
             assert len(names) == 1 and names != {table}, f"{table}: {sorted(names)} ({mode}) in: {sql[:160]}"
         read += bool(partitions)
     assert read, "no statement read a partition"
+
+
+def test_the_log_tail_read_with_the_lock_uses_the_composite_indexes_on_a_never_analysed_database():
+    """``referee_log_tail`` (migration 0017) runs inside the lock's statement, where an
+    EXPLAIN of that statement shows only a function scan: its own queries are explained as
+    they run (``auto_explain`` of nested statements, its plans sent to this client), warm
+    (the records from a cached head on) and cold (the latest snapshot and the records from it)."""
+    game, _seats = _long_game()
+    head = services.referee_get().store.last_seq(str(game.pk))
+    plans: list[str] = []
+    connection.ensure_connection()
+    connection.connection.add_notice_handler(lambda notice: plans.append(notice.message_primary or ""))
+    seen: list[tuple[str, str, list[dict[str, Any]]]] = []
+    with transaction.atomic(), connection.cursor() as cur:
+        cur.execute("LOAD 'auto_explain'")
+        for setting in ("log_min_duration = 0", "log_nested_statements = on", "log_analyze = on",
+                        "log_format = json"):
+            cur.execute(f"SET LOCAL auto_explain.{setting}")
+        cur.execute("SET LOCAL client_min_messages = log")
+        for mode in ("force_generic_plan", "force_custom_plan"):
+            cur.execute(f"SET LOCAL plan_cache_mode = {mode}")
+            for after in (head, None):
+                del plans[:]
+                cur.execute("SELECT * FROM referee_log_tail(%s::uuid, %s::int4)", [str(game.pk), after])
+                assert cur.fetchall()
+                for text in plans:
+                    if '"Query Text"' in text:
+                        explained = json.loads(text[text.index("{"):])
+                        seen.append((explained["Query Text"], mode, list(_nodes(explained["Plan"]))))
+    _check(seen)
+    assert {"referee_event", "referee_snapshot"} <= {s["Relation Name"] for _, _, nodes in seen for s in _scans(nodes)}

@@ -1,8 +1,8 @@
 """SQL statements per order, counted with ``CaptureQueriesContext`` (a count is stable, a
-time is not): an order costs at most 6 statements however long the game has run, because
-the referee reads the game (its pending due work along) and its position once and touches
+time is not): an order costs at most 5 statements however long the game has run, because
+the referee reads the game (its pending due work and the log's tail along) once and touches
 only pending due work; a deadline job (the expiry, the next turn's start and its notice)
-costs 5."""
+costs 4."""
 
 from __future__ import annotations
 
@@ -20,13 +20,13 @@ from tests.factories import GameFactory, SeatFactory
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 
-#: the savepoint pair, the seat and the game locked (with the game's pending due rows), the
-#: position's tail, the append, and (when the order changes what is due) one write of the due rows
-MOST_PER_ORDER = 6
-#: the transaction's pair, the game locked (its pending due rows, vacations and e-mail
-#: recipients read along), the position, and one write of the expiry's and the turn start's
-#: records (held until then), every due-row change and the turn's notices
-DEADLINE_JOB = 5
+#: the savepoint pair, the seat and the game locked (with the game's pending due rows and the
+#: log's tail), the append, and (when the order changes what is due) one write of the due rows
+MOST_PER_ORDER = 5
+#: the transaction's pair, the game locked (its pending due rows, vacations, e-mail recipients
+#: and the log's tail read along), and one write of the expiry's and the turn start's records
+#: (held until then), every due-row change and the turn's notices
+DEADLINE_JOB = 4
 SHOPPING = {"team_weapon": "minigun", "items": [{"item": "bazooka", "count": 2}, {"item": "mine", "count": 2}]}
 
 
@@ -87,7 +87,7 @@ def _turn(game_id: str, seats: dict[int, Any]) -> tuple[int, int]:
     return walk, end
 
 
-def test_a_walk_and_an_end_of_turn_each_take_at_most_six_statements():
+def test_a_walk_and_an_end_of_turn_each_take_at_most_five_statements():
     game_id, seats = _worms_game()
     walk, end = _turn(game_id, seats)
     assert walk <= MOST_PER_ORDER, f"a walk took {walk} SQL statements"
@@ -111,7 +111,7 @@ def forget_every_game() -> None:
     core.POSITIONS.clear()
 
 
-def test_a_deadline_job_with_the_turn_start_and_notice_it_makes_due_takes_five_statements(settings):
+def test_a_deadline_job_with_the_turn_start_and_notice_it_makes_due_takes_four_statements(settings):
     import datetime as dt
 
     from referee import scheduling
