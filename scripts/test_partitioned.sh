@@ -14,6 +14,8 @@ exec scripts/with_servers.sh .venv/bin/python -m pytest \
   tests/integration/test_db_roles.py \
   tests/integration/test_concurrency.py \
   tests/integration/test_due_rows.py \
+  tests/integration/test_query_plans.py \
+  tests/integration/test_tail_with_the_lock.py \
   tests/api/test_api_full_game.py \
   tests/api/test_wormlord_api.py::test_a_whole_timed_game_between_two_http_bots_is_played_and_verifies \
   tests/api/test_parties_api.py::test_eight_bots_play_a_whole_game_through_the_api_and_the_log_verifies \
