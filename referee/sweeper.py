@@ -22,6 +22,7 @@ from referee.instance import referee_get
 from referee.models import DueWork, Game, SchedulerHeartbeat
 from referee.store import sql as store_sql
 from referee.store.base import NewRecord, RecordKind
+from referee.sweep_batch import run_batch
 
 log = logging.getLogger(__name__)
 SWEEPER = "sweeper"
@@ -105,6 +106,14 @@ def sweep(*, now: dt.datetime | None = None, limit: int = 10_000, batch: int | N
             if not games:
                 break
             rows = _batch_read(games, due, now)
+            if store_sql.enabled():
+                batch_ran = run_batch(games, rows, now)
+                if batch_ran is not None:
+                    ran += batch_ran
+                    continue
+                # Rolled back as a whole: the games (still locked) and their rows afresh, one by one.
+                games = list(Game.objects.filter(pk__in=[g.pk for g in games]))
+                rows = _batch_read(games, due, now)
             for game in games:
                 try:
                     with transaction.atomic():

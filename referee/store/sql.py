@@ -98,7 +98,7 @@ def loads(value: Any) -> Any:
     return json.loads(value) if isinstance(value, (str, bytes)) else value
 
 
-def run(sql: str, params: Sequence[Any] = (), *, records: bool = False) -> list[tuple[Any, ...]]:
+def run(sql: str, params: Sequence[Any] | dict[str, Any] = (), *, records: bool = False) -> list[tuple[Any, ...]]:
     """Execute on Django's connection, server-side bound and prepared; rows if any.
 
     The thread's connection is looked up once (each attribute of ``django.db.connection``
@@ -107,13 +107,51 @@ def run(sql: str, params: Sequence[Any] = (), *, records: bool = False) -> list[
     return cast("list[tuple[Any, ...]]", _execute(sql, params, records, fetch=True))
 
 
+def run_together(statements: Sequence[tuple[str, Any]], *, records: bool = False) -> list[list[tuple[Any, ...]]]:
+    """Execute several statements in one round trip (psycopg's pipeline mode), each bound on
+    the server and prepared as ``run`` prepares it, and return each one's rows. They run in
+    order in the caller's transaction; the first that fails raises (the rest do not run),
+    and the caller's savepoint or transaction is then to be rolled back. Each is logged where
+    Django logs queries, marked with the round trip it shared (``"together"``)."""
+    conn = connections[DEFAULT_DB_ALIAS]
+    if conn.connection is None:
+        conn.ensure_connection()
+    if conn.needs_rollback:
+        conn.validate_no_broken_transaction()
+    prepare = _prepare()
+    raw = conn.connection
+    if prepare and raw.prepare_threshold is None:
+        raw.prepare_threshold = 2**31 - 1
+    started = time.monotonic()
+    cursors = [psycopg.Cursor(raw) for _ in statements]
+    if records:
+        for cur in cursors:
+            _utc_times(cur)
+    try:
+        with conn.wrap_database_errors:
+            with raw.pipeline():
+                for cur, (text, params) in zip(cursors, statements, strict=True):
+                    cur.execute(text, params, prepare=prepare or None)
+            out = []
+            for cur in cursors:
+                result = cur.pgresult
+                out.append(cur.fetchall() if result is not None and result.status == _TUPLES_OK else [])
+    finally:
+        for cur in cursors:
+            cur.close()
+    if conn.queries_logged:
+        took, trip = f"{time.monotonic() - started:.3f}", id(cursors)
+        conn.queries_log.extend({"sql": text, "time": took, "together": trip} for text, _ in statements)
+    return out
+
+
 def count(sql: str, params: Sequence[Any] = ()) -> int:
     """``run`` for a statement whose rows are not wanted, only how many it wrote or gave
     (its command tag): none are loaded into Python."""
     return cast("int", _execute(sql, params, False, fetch=False))
 
 
-def _execute(sql: str, params: Sequence[Any], records: bool, *, fetch: bool) -> list[tuple[Any, ...]] | int:
+def _execute(sql: str, params: Sequence[Any] | dict[str, Any], records: bool, *, fetch: bool) -> list[tuple[Any, ...]] | int:
     conn = connections[DEFAULT_DB_ALIAS]
     if conn.connection is None:
         conn.ensure_connection()
