@@ -192,7 +192,7 @@ class DueRows:
         noting = noticeboard.due_notices_ctes() if notes else None
         params = {
             "changed": store_sql.dumps([(r.pk, r.status, _iso(r.done_at), r.result) for r in changed]),
-            "ids": [r.pk for r in changed],
+            "ids": store_sql.array([r.pk for r in changed]),
             "game": str(self.game.pk),
             "new": store_sql.dumps([
                 (r.key, r.kind, r.seats, _iso(r.due_at),

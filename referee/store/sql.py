@@ -250,6 +250,14 @@ def _prepare() -> bool:
     return bool(getattr(settings, "REFEREE_PREPARED_SQL", True))
 
 
+def array(values: Sequence[int | str]) -> str:
+    """An array parameter as PostgreSQL's array literal (for a ``%s::int8[]`` or
+    ``%s::varchar[]``), sent as text: psycopg's Python array dumper cost a deadline job more
+    client time (about 0.05 ms an array) than its statement's parse of the literal."""
+    return "{" + ",".join(str(v) if v.__class__ is int else
+                          '"' + str(v).replace("\\", "\\\\").replace('"', '\\"') + '"' for v in values) + "}"
+
+
 def rest_params(game_id: str, rows: Sequence[Sequence[Any]]) -> list[Any]:
     """The parameters of the ``rest`` insert: the game, then the rows (every column but the
     game's, JSON columns as values, times as ISO 8601) as one JSON array."""
@@ -322,7 +330,7 @@ def insert_statement(game_id: str, expected_seq: int, prev_hash: str, stored: Se
         params += (game_id, expected_seq - 1, prev_hash)
     later = [(r.idempotency_key, key_scope(r.actor_kind, r.actor_seat)) for r in stored[1:] if r.idempotency_key]
     if later:
-        params += (game_id, [k for k, _ in later], [scope for _, scope in later])
+        params += (game_id, array([k for k, _ in later]), array([scope for _, scope in later]))
     if len(stored) > 1:
         params += rest_params(game_id, [
             (r.seq, str(r.kind), r.type, r.schema_version, r.payload, r.audience_kind, r.audience_seat,
