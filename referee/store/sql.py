@@ -123,22 +123,15 @@ def run_together(statements: Sequence[tuple[str, Any]], *, records: bool = False
     if prepare and raw.prepare_threshold is None:
         raw.prepare_threshold = 2**31 - 1
     started = time.monotonic()
-    cursors = [psycopg.Cursor(raw) for _ in statements]
-    if records:
+    cursors = _cursors(conn, records, len(statements))
+    with conn.wrap_database_errors:
+        with raw.pipeline():
+            for cur, (text, params) in zip(cursors, statements, strict=True):
+                cur.execute(text, params, prepare=prepare or None)
+        out = []
         for cur in cursors:
-            _utc_times(cur)
-    try:
-        with conn.wrap_database_errors:
-            with raw.pipeline():
-                for cur, (text, params) in zip(cursors, statements, strict=True):
-                    cur.execute(text, params, prepare=prepare or None)
-            out = []
-            for cur in cursors:
-                result = cur.pgresult
-                out.append(cur.fetchall() if result is not None and result.status == _TUPLES_OK else [])
-    finally:
-        for cur in cursors:
-            cur.close()
+            result = cur.pgresult
+            out.append(cur.fetchall() if result is not None and result.status == _TUPLES_OK else [])
     if conn.queries_logged:
         took, trip = f"{time.monotonic() - started:.3f}", id(cursors)
         conn.queries_log.extend({"sql": text, "time": took, "together": trip} for text, _ in statements)
@@ -202,6 +195,23 @@ def _cursor(conn: Any, records: bool) -> psycopg.Cursor[Any]:
         if records:
             _utc_times(cur)
     return cur
+
+
+def _cursors(conn: Any, records: bool, count: int) -> list[psycopg.Cursor[Any]]:
+    """``count`` cursors of the connection's for statements sent together (one per result),
+    kept between calls as ``_cursor`` keeps its one: a new cursor set up its loaders anew
+    for every column of its result, a tenth of a millisecond a statement."""
+    raw, thread = conn.connection, get_ident()
+    kept = conn.__dict__.get("_referee_together")
+    if kept is None or kept[0] is not raw or kept[1] != thread:
+        kept = conn.__dict__["_referee_together"] = [raw, thread, [], []]
+    pool: list[psycopg.Cursor[Any]] = kept[2 + records]
+    while len(pool) < count:
+        cur = psycopg.Cursor(raw)
+        if records:
+            _utc_times(cur)
+        pool.append(cur)
+    return pool[:count]
 
 
 def _drop_cursor(conn: Any, records: bool) -> None:
