@@ -83,7 +83,7 @@ def _batch_read(games: list[Game], due: Any, now: dt.datetime) -> dict[Any, list
 
 
 def sweep_batch() -> int:
-    return int(getattr(settings, "REFEREE_SWEEP_BATCH", 20))
+    return int(getattr(settings, "REFEREE_SWEEP_BATCH", 50))
 
 
 def sweep(*, now: dt.datetime | None = None, limit: int = 10_000, batch: int | None = None) -> int:
