@@ -115,3 +115,20 @@ def test_a_batch_whose_write_finds_a_log_moved_on_is_run_again_game_by_game(monk
     for game in games:
         _ran_once_and_verifies(game)
     assert scheduling.sweep(now=now) == 0  # nothing is left to run twice
+
+
+def test_a_sweep_batch_nudges_the_notices_worker_once_not_once_a_game(monkeypatch, django_capture_on_commit_callbacks):
+    from celery import current_app
+
+    from notices.record import SEND_DUE
+    from referee import nudges
+
+    games, now = _due_games(5)
+    monkeypatch.setattr(current_app.conf, "task_always_eager", False)
+    sent: list[str] = []
+    monkeypatch.setattr(nudges, "send_later", lambda task, args, eta=None: sent.append(task))
+    with django_capture_on_commit_callbacks(execute=True):
+        scheduling.sweep(now=now)
+    for game in games:
+        _ran_once_and_verifies(game)
+    assert sent.count(SEND_DUE) == 1, sent
