@@ -179,7 +179,7 @@ class DueRows:
 
     def write(self, held: store_sql.HeldInsert | None = None) -> Write | None:
         """The statement ``flush`` sends (PostgreSQL), not sent: the caller sends it, alone or
-        with other games' (``store_sql.combined``), then gives its rows to ``Write.done``.
+        with other games' (``store_sql.run_together``), then gives its rows to ``Write.done``.
         None if the unit has nothing to write."""
         changed, new = list(self._changed.values()), self._new
         self._changed, self._new = {}, []
