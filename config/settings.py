@@ -226,8 +226,10 @@ REFEREE_VACATION_DAYS = int(os.environ.get("REFEREE_VACATION_DAYS", "14"))
 #: The PostgreSQL role the service runs as: owns nothing, may not change the log
 #: (referee/db_roles.py grants it what it needs after every migrate, run as the owner).
 REFEREE_DB_APP_ROLE = os.environ.get("REFEREE_DB_APP_ROLE", "referee_app")
-#: Games the sweeper claims per transaction batch (referee/scheduling.py).
-REFEREE_SWEEP_BATCH = int(os.environ.get("REFEREE_SWEEP_BATCH", "20"))
+#: Games the sweeper claims per transaction batch (referee/sweeper.py): a batch costs the
+#: same round trips whatever its size (referee/sweep_batch.py); its games' locks are held
+#: until it commits (about 0.1 s for 50 expiries), which an order on one of them waits for.
+REFEREE_SWEEP_BATCH = int(os.environ.get("REFEREE_SWEEP_BATCH", "50"))
 #: Prepared statements for the log's hot path; off behind a transaction-pooling PgBouncer.
 REFEREE_PREPARED_SQL = os.environ.get("REFEREE_PREPARED_SQL", "1") == "1"
 #: The ruleset of the demo game the embedded default opens with.

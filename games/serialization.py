@@ -21,9 +21,23 @@ from games.fast_readers import fast_reader as _fast
 __all__ = ["DataError", "from_data", "reader", "to_data"]
 
 
+#: Each class's dataclass field names (None: not a dataclass instance's class), found once:
+#: ``dataclasses.fields`` and ``is_dataclass`` on every value cost more than the rest of
+#: ``to_data`` (a deadline job writes its command and events through it several times).
+_FIELDS: dict[type, tuple[str, ...] | None] = {}
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def to_data(value: Any) -> Any:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_data(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    cls = value.__class__
+    if cls in _PLAIN:
+        return value
+    names = _FIELDS.get(cls, ())
+    if names == ():
+        names = _FIELDS[cls] = (tuple(f.name for f in dataclasses.fields(value))
+                                if dataclasses.is_dataclass(value) and not isinstance(value, type) else None)
+    if names is not None:
+        return {name: to_data(getattr(value, name)) for name in names}
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, (tuple, list)):

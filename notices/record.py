@@ -106,9 +106,18 @@ def _params(*, notice: str, game_id: str, key: str, seats: Iterable[int] | None,
 
 
 def nudge_after_commit() -> None:
+    """Once per transaction: ``send_due`` sends whatever is due, so a sweep's batch of
+    turn notices needs one nudge, not one a game (each a message for the workers to run)."""
     if celery_app.conf.task_always_eager:
         return  # tests and scripts send with ``notices.delivery.send_due`` (a hanging receiver must not run here)
-    transaction.on_commit(lambda: nudges.send_later(SEND_DUE, ()))
+    connection = transaction.get_connection()
+    if connection.in_atomic_block and any(func is _nudge for _, func, _ in connection.run_on_commit):
+        return
+    transaction.on_commit(_nudge)
+
+
+def _nudge() -> None:
+    nudges.send_later(SEND_DUE, ())
 
 
 def recipients_recording(*, due_kind: str, game_id: str, key: str, seats: Iterable[int],

@@ -25,7 +25,7 @@ from django.db import transaction
 from games.base import REFEREE, Actor, ActorKind, Ruleset, RuleViolation, work_key_text
 from referee import clock, due_sync, live, metrics, noticeboard, notifications
 from referee.core import Appended, Position, Referee
-from referee.due_rows import DueRows
+from referee.due_rows import DueRows, Write
 from referee.due_sync import (
     _vacations,
     _vacations_known,
@@ -178,6 +178,16 @@ class _Unit:
         held go in with the due rows, in the same statement."""
         held = _referee().store.take_held(str(self.game.pk)) if self.rows.unwritten else None
         self.rows.flush(held)
+        self.send()
+
+    def write(self) -> Write | None:
+        """``finish``'s statement, not sent (PostgreSQL): a sweep sends its batch's together
+        (``referee.sweep_batch``), then calls ``send``."""
+        held = _referee().store.take_held(str(self.game.pk)) if self.rows.unwritten else None
+        return self.rows.write(held)
+
+    def send(self) -> None:
+        """The unit's e-mails, once its rows are written."""
         for row, send, addressed in self.mail_out:
             if row.pk is None:
                 continue

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q
@@ -155,52 +157,80 @@ class DueRows:
         writes ``held``, the records the unit's appends held, if given (all of them or the
         unit fails: ``TransactionSpoilt``). Returns the new rows that went in (all of them,
         unless the rows of done keys were never read)."""
-        changed, new = list(self._changed.values()), self._new
-        self._changed, self._new = {}, []
-        if not changed and not new:
-            return []
         if not store_sql.enabled():
+            changed, new = list(self._changed.values()), self._new
+            self._changed, self._new = {}, []
             for row in changed:
                 row.save(update_fields=["status", "done_at", "result"])
             DueWork.objects.bulk_create(new)
-        else:
-            notes = [(notice, row.key, row.kind, [int(n) for n in row.seats], row.pk is not None)
-                     for notice, row, _ in self._notices]
-            noted_at = self._notices[0][2] if self._notices else None
-            self._notices = []
-            noting = noticeboard.due_notices_ctes() if notes else None
-            params = {
-                "changed": store_sql.dumps([(r.pk, r.status, _iso(r.done_at), r.result) for r in changed]),
-                "ids": [r.pk for r in changed],
-                "game": str(self.game.pk),
-                "new": store_sql.dumps([
-                    (r.key, r.kind, r.seats, _iso(r.due_at),
-                     None if r.remaining is None else r.remaining.total_seconds(), r.status, _iso(r.created_at),
-                     _iso(r.done_at), r.result)
-                    for r in new
-                ]),
-                "keys_read": not self._keys_unread,
-            }
-            if noting:
-                params["notes"] = store_sql.dumps([dict(zip(("notice", "key", "kind", "seats", "known"), n,
-                                                            strict=True)) for n in notes])
-                params["now"] = noted_at
-            if held is not None:
-                params.update(held.params)
-            try:
-                written = store_sql.run(_flush_sql(noting, held), params)
-            except IntegrityError:
-                if transaction.get_connection().in_atomic_block:
-                    transaction.set_rollback(True)
-                raise TransactionSpoilt("The game moved on while the unit's records waited.") from None
-            if held is not None and sum(part == "record" for part, *_ in written) != held.count:
-                raise TransactionSpoilt("The game moved on while the unit's records waited.",
-                                        expected=held.first_seq)
-            ids = {(key, kind): pk for part, pk, key, kind in written if part == "due"}
-            new = [r for r in new if (r.key, r.kind) in ids]
             for row in new:
-                row.pk = ids[(row.key, row.kind)]
-                row._state.adding, row._state.db = False, "default"
+                self._seen[row.pk] = row
+            return new
+        write = self.write(held)
+        if write is None:
+            return []
+        try:
+            written = store_sql.run(write.sql, write.params)
+        except IntegrityError:
+            if transaction.get_connection().in_atomic_block:
+                transaction.set_rollback(True)
+            raise TransactionSpoilt("The game moved on while the unit's records waited.") from None
+        return write.done(written)
+
+    def write(self, held: store_sql.HeldInsert | None = None) -> Write | None:
+        """The statement ``flush`` sends (PostgreSQL), not sent: the caller sends it, alone or
+        with other games' (``store_sql.run_together``), then gives its rows to ``Write.done``.
+        None if the unit has nothing to write."""
+        changed, new = list(self._changed.values()), self._new
+        self._changed, self._new = {}, []
+        if not changed and not new:
+            return None
+        notes = [(notice, row.key, row.kind, [int(n) for n in row.seats], row.pk is not None)
+                 for notice, row, _ in self._notices]
+        noted_at = self._notices[0][2] if self._notices else None
+        self._notices = []
+        noting = noticeboard.due_notices_ctes() if notes else None
+        params = {
+            "changed": store_sql.dumps([(r.pk, r.status, _iso(r.done_at), r.result) for r in changed]),
+            "ids": store_sql.array([r.pk for r in changed]),
+            "game": str(self.game.pk),
+            "new": store_sql.dumps([
+                (r.key, r.kind, r.seats, _iso(r.due_at),
+                 None if r.remaining is None else r.remaining.total_seconds(), r.status, _iso(r.created_at),
+                 _iso(r.done_at), r.result)
+                for r in new
+            ]),
+            "keys_read": not self._keys_unread,
+        }
+        if noting:
+            params["notes"] = store_sql.dumps([dict(zip(("notice", "key", "kind", "seats", "known"), n,
+                                                        strict=True)) for n in notes])
+            params["now"] = noted_at
+        if held is not None:
+            params.update(held.params)
+        return Write(self, _flush_sql(noting, held), params, new, held)
+
+
+@dataclass
+class Write:
+    """One unit's write of its due rows, notices and held records, as a statement not yet sent."""
+
+    rows: DueRows
+    sql: str
+    params: dict[str, Any]
+    new: list[DueWork]
+    held: store_sql.HeldInsert | None
+
+    def done(self, written: Sequence[Sequence[Any]]) -> list[DueWork]:
+        """The statement's rows given back (``part, id or seq, key, kind``): the new rows get
+        their ids; ``TransactionSpoilt`` if a held record did not go in (the log moved on)."""
+        if self.held is not None and sum(part == "record" for part, *_ in written) != self.held.count:
+            raise TransactionSpoilt("The game moved on while the unit's records waited.",
+                                    expected=self.held.first_seq)
+        ids = {(key, kind): pk for part, pk, key, kind in written if part == "due"}
+        new = [r for r in self.new if (r.key, r.kind) in ids]
         for row in new:
-            self._seen[row.pk] = row
+            row.pk = ids[(row.key, row.kind)]
+            row._state.adding, row._state.db = False, "default"
+            self.rows._seen[row.pk] = row
         return new

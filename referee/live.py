@@ -81,11 +81,12 @@ def _publish(game_id: str) -> None:
 
 
 def _deliver(games: list[str]) -> None:
-    for game_id in dict.fromkeys(games):  # what piled up goes out once per game
-        _send(game_id)
+    _send(list(dict.fromkeys(games)))  # what piled up goes out once per game
 
 
-def _send(game_id: str) -> None:
+def _send(games: list[str]) -> None:
+    """Publish each game's notice, all in one round trip to Redis (a sweep's batch appends
+    to many games at once)."""
     global _publisher, _quiet_until
     url = getattr(settings, "LIVE_REDIS_URL", None)
     if not url or time.monotonic() < _quiet_until:
@@ -95,11 +96,17 @@ def _send(game_id: str) -> None:
             import redis
 
             _publisher = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
-        _publisher.publish(CHANNEL, game_id)
+        if len(games) == 1:
+            _publisher.publish(CHANNEL, games[0])
+            return
+        pipe = _publisher.pipeline(transaction=False)
+        for game_id in games:
+            pipe.publish(CHANNEL, game_id)
+        pipe.execute()
     except Exception as exc:  # Redis down: readers still learn of it from the poll
         # Do not keep trying a dead Redis for every append: try again in a few seconds.
         _quiet_until = time.monotonic() + 5.0
-        log.warning("live: could not publish an append of %s: %s", game_id, exc)
+        log.warning("live: could not publish an append of %s: %s", ", ".join(games), exc)
 
 
 _outbox: Outbox[str] = Outbox("referee-live-publish", _deliver)

@@ -23,7 +23,7 @@ Nudge = tuple[str, tuple[str, ...], "dt.datetime | None"]
 def _deliver(batch: list[Nudge]) -> None:
     from celery import current_app as app  # the project's (config.celery)
 
-    for task, args, eta in batch:
+    for task, args, eta in dict.fromkeys(batch):  # the same nudge twice in a pile goes once
         try:
             app.send_task(task, args, eta=eta)
         except Exception:  # the broker is only the fast path

@@ -161,14 +161,12 @@ class Positions:
                     records = along[1].records
                 else:
                     records = self.store.read(game_id, after=cached.last_seq - 1)
-                if records and records[0].seq == cached.last_seq and records[0].hash == cached.last_hash:
-                    state = rules.fold(cached.state, events_of(rules, records[1:]))
-                    position = Position(state, records[-1].seq, records[-1].hash, cached.snapshot_seq,
-                                        cached.with_records(records[1:]))
+                position = _caught_up(rules, cached, records)
+                if position is not None:
                     POSITIONS.put(key, rules.version, position)
                     return position
             if along is not None and along[0] is None:
-                position = self._from_tail(game_id, rules, seq, along[1])
+                position = self._checked(game_id, rules, seq, along[1])
                 POSITIONS.put(key, rules.version, position)
                 return position
         position = self._load(game_id, rules, seq)
@@ -176,10 +174,37 @@ class Positions:
             POSITIONS.put(key, rules.version, position)
         return position
 
-    def _load(self, game_id: str, rules: Ruleset, seq: int | None) -> Position:
-        return self._from_tail(game_id, rules, seq, self.store.load(game_id, upto=seq))
+    def latest_of(self, games: Sequence[tuple[str, Ruleset]]) -> dict[str, Position]:
+        """The latest positions of several games whose rows the caller has locked, read in
+        one statement (``EventStore.load_many``): a cached game's records after its head, the
+        others' latest snapshot and records after it. A game whose read needs more (a
+        snapshot of older rules, or one that fails its hash) is left out: ``at`` reads it."""
+        scope = self.store.cache_scope()
+        cached = {game_id: POSITIONS.get((scope, game_id), rules.version) for game_id, rules in games}
+        after = {game_id: c.last_seq - 1 for game_id, c in cached.items() if c is not None and c.last_seq}
+        read = self.store.load_many([(game_id, after.get(game_id)) for game_id, _ in games])
+        out: dict[str, Position] = {}
+        for game_id, rules in games:
+            if game_id not in read:
+                continue
+            tail = read[game_id]
+            position = None
+            if game_id in after:
+                position = _caught_up(rules, cached[game_id], tail.records)  # type: ignore[arg-type]
+            elif tail.snapshot is None or (tail.snapshot.ruleset_version == rules.version
+                                           and digest(tail.snapshot.state) == tail.snapshot.state_hash):
+                position = self._from_tail(rules, tail)
+            if position is not None:
+                POSITIONS.put((scope, game_id), rules.version, position)
+                out[game_id] = position
+        return out
 
-    def _from_tail(self, game_id: str, rules: Ruleset, seq: int | None, tail: LoadedTail) -> Position:
+    def _load(self, game_id: str, rules: Ruleset, seq: int | None) -> Position:
+        return self._checked(game_id, rules, seq, self.store.load(game_id, upto=seq))
+
+    def _checked(self, game_id: str, rules: Ruleset, seq: int | None, tail: LoadedTail) -> Position:
+        """The position from a tail read from the log, read again whole where its snapshot
+        cannot be played from (older rules, or a hash that does not match)."""
         snap, records = tail.snapshot, tail.records
         if snap is not None and snap.ruleset_version != rules.version:
             snap, records = None, self.store.read(game_id, upto=seq)  # a snapshot of older rules: fold it all
@@ -188,6 +213,11 @@ class Positions:
             log.error("game %s: snapshot at seq %s does not match its hash; folding the log instead",
                       game_id, snap.seq)
             snap, records = None, self.store.read(game_id, upto=seq)
+        return self._from_tail(rules, LoadedTail(snap, records))
+
+    @staticmethod
+    def _from_tail(rules: Ruleset, tail: LoadedTail) -> Position:
+        snap, records = tail.snapshot, tail.records
         state, snapshot_seq = rules.initial_state(), 0
         if snap is not None:
             state, snapshot_seq = rules.state_from_data(snap.state), snap.seq
@@ -216,6 +246,15 @@ class Positions:
         # Folded as the rows arrive: a long log is never held whole, in Python or in libpq.
         with closing(logged_events(rules, info.id, self.store.iter_events(game_id, upto=upto))) as events:
             return rules.fold(rules.initial_state(), events)
+
+
+def _caught_up(rules: Ruleset, cached: Position, records: Sequence[StoredRecord]) -> Position | None:
+    """The cached position moved on by ``records`` (read from its head's own record on, to
+    check its hash); None if the head is no longer there as cached (rolled back, changed)."""
+    if not records or records[0].seq != cached.last_seq or records[0].hash != cached.last_hash:
+        return None
+    state = rules.fold(cached.state, events_of(rules, records[1:]))
+    return Position(state, records[-1].seq, records[-1].hash, cached.snapshot_seq, cached.with_records(records[1:]))
 
 
 def snapshot_due(info: GameInfo, rules: Ruleset, state: Any, seq: int, latest_seq: int, every: int) -> Snapshot | None:

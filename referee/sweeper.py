@@ -23,6 +23,7 @@ from referee.instance import referee_get
 from referee.models import DueWork, Game, SchedulerHeartbeat
 from referee.store import sql as store_sql
 from referee.store.base import NewRecord, RecordKind
+from referee.sweep_batch import run_batch
 
 log = logging.getLogger(__name__)
 SWEEPER = "sweeper"
@@ -83,7 +84,7 @@ def _batch_read(games: list[Game], due: Any, now: dt.datetime) -> dict[Any, list
 
 
 def sweep_batch() -> int:
-    return int(getattr(settings, "REFEREE_SWEEP_BATCH", 20))
+    return int(getattr(settings, "REFEREE_SWEEP_BATCH", 50))
 
 
 def sweep(*, now: dt.datetime | None = None, limit: int = 10_000, batch: int | None = None) -> int:
@@ -106,6 +107,14 @@ def sweep(*, now: dt.datetime | None = None, limit: int = 10_000, batch: int | N
             if not games:
                 break
             rows = _batch_read(games, due, now)
+            if store_sql.enabled():
+                batch_ran = run_batch(games, rows, now)
+                if batch_ran is not None:
+                    ran += batch_ran
+                    continue
+                # Rolled back as a whole: the games (still locked) and their rows afresh, one by one.
+                games = list(Game.objects.filter(pk__in=[g.pk for g in games]))
+                rows = _batch_read(games, due, now)
             for game in games:
                 try:
                     with transaction.atomic():

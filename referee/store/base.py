@@ -280,6 +280,12 @@ class EventStore(ABC):
         after = snapshot.seq - 1 if snapshot is not None else 0
         return LoadedTail(snapshot, self.read(game_id, after=after, upto=upto))
 
+    def load_many(self, games: Sequence[tuple[str, int | None]]) -> dict[str, LoadedTail]:
+        """For each (game, after): with ``after`` None, its latest snapshot and the records
+        from its seq on (``load``); else the records after ``after``, with no snapshot."""
+        return {game_id: self.load(game_id) if after is None else LoadedTail(None, self.read(game_id, after=after))
+                for game_id, after in games}
+
     def caused_by(self, game_id: str, seq: int) -> list[StoredRecord]:
         return [r for r in self.read(game_id, after=seq) if r.cause_seq == seq]
 

@@ -307,6 +307,33 @@ class DjangoEventStore(EventStore):
         return loaded_tail(game, sql.run(sql.LOAD_SQL, {"game": game, "upto": MAX_SEQ if upto is None else upto},
                                          records=True))
 
+    def load_many(self, games: Sequence[tuple[str, int | None]]) -> dict[str, LoadedTail]:
+        """``EventStore.load_many`` in one round trip: each game's ``load`` (or ``read``
+        after its ``after``) sent together (``sql.run_together``), each statement the
+        prepared one it is alone and naming its one game. Games whose appends are held are
+        written first, as for ``load``."""
+        if not sql.enabled() or not games:
+            return super().load_many(games)
+        for game_id, _ in games:
+            self._settle(game_id)
+        ids = [str(game_id) for game_id, _ in games]
+        statements = [(sql.LOAD_SQL, {"game": game, "upto": MAX_SEQ}) if after is None
+                      else (_READ_SQL, (game, after, MAX_SEQ)) for game, (_, after) in zip(ids, games, strict=True)]
+        out = {}
+        for (game, (_, after)), rows in zip(zip(ids, games, strict=True), sql.run_together(statements, records=True),
+                                             strict=True):
+            if after is not None:
+                out[game] = LoadedTail(None, [_raw_record(game, row) for row in rows])
+                continue
+            snapshot, records = None, []
+            for part, *row in rows:
+                if part == 0:
+                    snapshot = Snapshot(game, row[0], row[2], sql.loads(row[3]), row[14])
+                else:
+                    records.append(_raw_record(game, row))
+            out[game] = LoadedTail(snapshot, records)
+        return out
+
     def read(self, game_id: str, after: int = 0, upto: int | None = None) -> list[StoredRecord]:
         self._settle(game_id)
         if sql.enabled():

@@ -138,12 +138,13 @@ def test_a_deadline_job_with_the_turn_start_and_notice_it_makes_due_takes_four_s
     assert counts == [DEADLINE_JOB] * 3, counts
 
 
-#: a game's savepoint pair, its position, and one write of its records, due rows and notices:
-#: its lock, due rows, vacations and recipients come with the batch's (one claim, one read)
-SWEEP_PER_GAME = 4
+#: a game's position and one write of its records, due rows and notices, each sent with the
+#: batch's others (one round trip for all positions, one for all writes): its lock, due rows,
+#: vacations and recipients come with the batch's (one claim, one read)
+SWEEP_PER_GAME = 2
 
 
-def test_a_sweep_runs_each_games_deadline_turn_start_and_notice_in_four_statements_of_its_own(settings):
+def test_a_sweep_runs_each_games_deadline_turn_start_and_notice_in_two_statements_of_its_own_sent_together(settings):
     import datetime as dt
 
     from referee import scheduling
@@ -152,7 +153,7 @@ def test_a_sweep_runs_each_games_deadline_turn_start_and_notice_in_four_statemen
 
     settings.REFEREE_OUTAGE_SECONDS = 10**9  # the clock's jumps here are not an outage
 
-    def sweep_of(n: int) -> int:
+    def sweep_of(n: int) -> tuple[int, int]:
         games = [started_game(settings={"target": 1000})[0] for _ in range(n)]
         due_at = max(DueWork.objects.get(game=g, kind="deadline", status="pending").due_at for g in games)
         scheduling.sweep(now=due_at - dt.timedelta(hours=7))  # the heartbeat; nothing is due yet
@@ -161,7 +162,9 @@ def test_a_sweep_runs_each_games_deadline_turn_start_and_notice_in_four_statemen
             scheduling.sweep(now=due_at + dt.timedelta(minutes=1))
         for game in games:
             assert DueWork.objects.get(game=game, kind="notify", key__startswith="turn:1", status="done")
-        return len(queries.captured_queries)
+        trips = len({q.get("together", n) for n, q in enumerate(queries.captured_queries)})
+        return len(queries.captured_queries), trips
 
-    few, more = sweep_of(2), sweep_of(5)
+    (few, few_trips), (more, more_trips) = sweep_of(2), sweep_of(5)
     assert more - few == 3 * SWEEP_PER_GAME, (few, more)
+    assert more_trips == few_trips, (few_trips, more_trips)

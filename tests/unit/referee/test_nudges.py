@@ -32,3 +32,11 @@ def test_a_broker_that_fails_is_logged_and_the_next_nudge_still_goes(monkeypatch
         assert nudges.wait_sent()
     assert sent == ["up"]
     assert "the sweeper will run it" in caplog.text
+
+
+def test_the_same_nudge_piled_up_twice_goes_to_the_broker_once(monkeypatch):
+    sent = []
+    monkeypatch.setattr(app, "send_task", lambda name, args, eta=None: sent.append((name, args, eta)))
+    nudges._deliver([("notices.send_due", (), None), ("referee.run_due_work", ("g", "k", "now"), None),
+                     ("notices.send_due", (), None)])
+    assert sent == [("notices.send_due", (), None), ("referee.run_due_work", ("g", "k", "now"), None)]
