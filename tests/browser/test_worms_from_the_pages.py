@@ -51,13 +51,32 @@ def _join(page: Page, team: str, team_weapon: str, viewport: dict) -> None:
     expect(page.get_by_text("Your shopping list stays private")).to_be_visible()
 
 
+#: A step the page offers with nothing in the way (no water, no mine, no warning).
+PLAIN_STEP = "button[data-step]:not([disabled]):not([title])"
+
+
+def _pick_a_worm_that_can_walk(page: Page) -> None:
+    """A dealt island can hem the chosen worm in with water and mines (every step disabled
+    or warned of): a person picks another worm from the list, which redraws the page."""
+    if page.locator(PLAIN_STEP).count():
+        return
+    for worm in page.locator("#pick-worm option").evaluate_all("options => options.map(o => o.value)"):
+        page.locator("#pick-worm").select_option(worm)
+        page.get_by_role("button", name="Pick this worm").click()
+        expect(page.get_by_role("heading", name=re.compile(f"^Walk {worm} "))).to_be_visible()
+        if page.locator(PLAIN_STEP).count():
+            return
+    raise AssertionError("no worm of this team has a plain step: deal another island")
+
+
 def _step(page: Page, other: Page) -> None:
     """The acting player walks one plain step from the page; the result shows in place and
     the other player's page follows by itself."""
+    _pick_a_worm_that_can_walk(page)
     people.mark_document(page)
     people.mark_document(other)
     before = other.locator("#board-heading").inner_text()
-    button = page.locator("button[data-step]:not([disabled]):not([title])").first
+    button = page.locator(PLAIN_STEP).first
     expect(button).to_be_visible()
     square = button.get_attribute("data-step")
     button.click()
