@@ -25,7 +25,9 @@ def _deliver(batch: list[Nudge]) -> None:
 
     for task, args, eta in dict.fromkeys(batch):  # the same nudge twice in a pile goes once
         try:
-            app.send_task(task, args, eta=eta)
+            # Celery would otherwise build the log's picture of the arguments with saferepr,
+            # a seventh of a send; ours are a few short strings that repr() shows as well.
+            app.send_task(task, args, eta=eta, argsrepr=repr(args), kwargsrepr="{}")
         except Exception:  # the broker is only the fast path
             log.warning("could not enqueue %s%s; the sweeper will run it", task, args)
 

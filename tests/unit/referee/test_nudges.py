@@ -11,7 +11,7 @@ from referee import nudges
 
 def test_a_nudge_reaches_the_broker_after_the_caller_has_moved_on(monkeypatch):
     sent = []
-    monkeypatch.setattr(app, "send_task", lambda name, args, eta=None: sent.append((name, args, eta)))
+    monkeypatch.setattr(app, "send_task", lambda name, args, eta=None, **_: sent.append((name, args, eta)))
     nudges.send_later("referee.run_due_work", ("g", "turn:1:start", "now"))
     assert nudges.wait_sent()
     assert sent == [("referee.run_due_work", ("g", "turn:1:start", "now"), None)]
@@ -20,7 +20,7 @@ def test_a_nudge_reaches_the_broker_after_the_caller_has_moved_on(monkeypatch):
 def test_a_broker_that_fails_is_logged_and_the_next_nudge_still_goes(monkeypatch, caplog):
     sent = []
 
-    def send_task(name, args, eta=None):
+    def send_task(name, args, eta=None, **_):
         if args[0] == "down":
             raise ConnectionError("broker down")
         sent.append(args[0])
@@ -36,7 +36,18 @@ def test_a_broker_that_fails_is_logged_and_the_next_nudge_still_goes(monkeypatch
 
 def test_the_same_nudge_piled_up_twice_goes_to_the_broker_once(monkeypatch):
     sent = []
-    monkeypatch.setattr(app, "send_task", lambda name, args, eta=None: sent.append((name, args, eta)))
+    monkeypatch.setattr(app, "send_task", lambda name, args, eta=None, **_: sent.append((name, args, eta)))
     nudges._deliver([("notices.send_due", (), None), ("referee.run_due_work", ("g", "k", "now"), None),
                      ("notices.send_due", (), None)])
     assert sent == [("notices.send_due", (), None), ("referee.run_due_work", ("g", "k", "now"), None)]
+
+
+def test_a_nudge_names_its_arguments_for_the_log_as_celery_would(monkeypatch):
+    from celery.utils.saferepr import saferepr
+
+    reprs = []
+    monkeypatch.setattr(app, "send_task", lambda name, args, eta=None, **kw: reprs.append(kw))
+    args = ("3f2b5a8e-1111-2222-3333-444455556666", "turn:12:start", "now")
+    nudges._deliver([("referee.run_due_work", args, None), ("notices.send_due", (), None)])
+    assert reprs == [{"argsrepr": saferepr(args), "kwargsrepr": saferepr({})},
+                     {"argsrepr": saferepr(()), "kwargsrepr": saferepr({})}]
