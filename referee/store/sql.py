@@ -115,15 +115,8 @@ def run_together(statements: Sequence[tuple[str, Any]], *, records: bool = False
     order in the caller's transaction; the first that fails raises (the rest do not run),
     and the caller's savepoint or transaction is then to be rolled back. Each is logged where
     Django logs queries, marked with the round trip it shared (``"together"``)."""
-    conn = connections[DEFAULT_DB_ALIAS]
-    if conn.connection is None:
-        conn.ensure_connection()
-    if conn.needs_rollback:
-        conn.validate_no_broken_transaction()
-    prepare = _prepare()
+    conn, prepare = _connection()
     raw = conn.connection
-    if prepare and raw.prepare_threshold is None:
-        raw.prepare_threshold = 2**31 - 1
     started = time.monotonic()
     cursors = _cursors(conn, records, len(statements))
     with conn.wrap_database_errors:
@@ -146,7 +139,8 @@ def count(sql: str, params: Sequence[Any] = ()) -> int:
     return cast("int", _execute(sql, params, False, fetch=False))
 
 
-def _execute(sql: str, params: Sequence[Any] | dict[str, Any], records: bool, *, fetch: bool) -> list[tuple[Any, ...]] | int:
+def _connection() -> tuple[Any, bool]:
+    """Django's connection for this thread, open and usable, and whether to prepare."""
     conn = connections[DEFAULT_DB_ALIAS]
     if conn.connection is None:
         conn.ensure_connection()
@@ -158,6 +152,11 @@ def _execute(sql: str, params: Sequence[Any] | dict[str, Any], records: bool, *,
         # explicit prepare=True. A threshold no statement reaches turns it back on for
         # these statements only: Django's own cursors bind on the client and never prepare.
         conn.connection.prepare_threshold = 2**31 - 1
+    return conn, prepare
+
+
+def _execute(sql: str, params: Sequence[Any] | dict[str, Any], records: bool, *, fetch: bool) -> list[tuple[Any, ...]] | int:
+    conn, prepare = _connection()
     cur = _cursor(conn, records)
     logged = conn.queries_logged
     started = time.monotonic() if logged else 0.0
