@@ -104,6 +104,14 @@ def test_1_a_step_updates_the_page_in_place_with_the_board_and_the_result_in_vie
     assert same_document(page), "the page was reloaded"
     assert _in_view(page, "#messages") and _in_view(page, "svg.board"), "the result or the board is off-screen"
     _shots(page, artifacts, "1-after-step")
+    # the feed's redraw that follows (the turn ends) keeps the result where it stood, in view
+    before = page.locator("#to-act").inner_text()
+    services.command_handle(game_id=str(game.pk), user=acting, command_type="EndTurn", payload={})
+    services.game_run_pending(game_id=str(game.pk))
+    expect(page.locator("#to-act")).not_to_have_text(before, timeout=30000)
+    expect(page.locator("#messages")).to_contain_text(f"{worm} walked to {square}.")
+    assert same_document(page), "the page was reloaded"
+    assert _in_view(page, "#messages"), "a redraw moved the result off-screen"
     page.close()
 
 
