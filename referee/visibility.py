@@ -143,6 +143,10 @@ class Lru(Generic[V]):
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)
 
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
 
 #: Per process, as the numberings: the orders of the games being read, their readers.
 _READERS: Lru[Audience] = Lru(8192)

@@ -44,7 +44,7 @@ def test_the_answer_to_an_order_is_what_reading_the_log_gives(forget):
         if forget in ("positions", "both"):
             POSITIONS.clear()
         if forget in ("numberings", "both"):
-            _NUMBERINGS._entries.clear()
+            _NUMBERINGS.clear()
         # The other seat's numbering is behind by records it sees and records it does not.
         _check(clients[other.number], game, _order(clients[other.number], game, "WriteNote", {"text": "o"}))
         _check(clients[seat.number], game, _order(clients[seat.number], game, "Hold"))

@@ -12,9 +12,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from referee import core
-from referee.instance import referee_get
 from referee.models import DueWork
-from referee.visibility import NumberingCache
 from tests.factories import acting_seat, api_client, started_game
 
 pytestmark = [pytest.mark.django_db]
@@ -33,12 +31,12 @@ def _token_client(user) -> APIClient:
 
 
 @pytest.fixture
-def forget_the_process(monkeypatch: pytest.MonkeyPatch):
+def forget_the_process():
     """As a web process that has never served the game: no position, no viewer's numbering."""
 
     def forget() -> None:
         core.POSITIONS.clear()
-        monkeypatch.setattr(referee_get(), "store_numberings", NumberingCache())
+        core._NUMBERINGS.clear()
 
     return forget
 
