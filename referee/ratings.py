@@ -18,7 +18,7 @@ from django.db import connection, transaction
 
 from games.base import Result, Ruleset
 from referee import clock
-from referee.models import RatedGame, Rating, RatingChange, Seat
+from referee.models import RatedGame, Rating, RatingChange, Seat, save_by_key
 from referee.rating_model import NEW, Skill, ladder_of, rate
 from referee.store.base import GameInfo
 
@@ -136,7 +136,7 @@ def ratings_rebuild(*, standings: Mapping[int, Standing] | None = None) -> int:
         fresh = (standings or {}).get(rated.id)
         if fresh is not None and fresh != rated.standing:
             rated.standing = fresh
-            rated.save(update_fields=["standing"])
+            save_by_key(rated, "standing")
     ratings, changes = replay(games)
     RatingChange.objects.all().delete()
     Rating.objects.all().delete()

@@ -9,7 +9,7 @@ from django.db import transaction
 from referee import ratings, scheduling
 from referee.errors import GameNotActive, GameNotFound, InvalidSetting, SeatError
 from referee.instance import referee_get
-from referee.models import Game, RatedGame, Seat
+from referee.models import Game, RatedGame, Seat, save_by_key
 from referee.ratings_selectors import voided_reason
 
 
@@ -54,6 +54,6 @@ def game_void(*, game_id: str, moderator: AbstractBaseUser, reason: str) -> bool
     })
     if rated is not None:
         rated.voided_reason = reason.strip()[:500]
-        rated.save(update_fields=["voided_reason"])
+        save_by_key(rated, "voided_reason")
         ratings.ratings_rebuild()
     return rated is not None

@@ -9,11 +9,13 @@ import threading
 import pytest
 from django.core.management import call_command
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from referee import ratings, ratings_admin, services
 from referee.errors import GameNotActive, SeatError
 from referee.models import Event, Game, RatedGame, Rating, RatingChange, Seat
 from referee.rating_model import rate
+from tests import game_filter
 from tests.factories import ModeratorFactory, UserFactory
 from tests.rated_games import new_game, play_out, to_the_brink
 
@@ -97,6 +99,18 @@ def test_a_voided_game_takes_its_points_back_and_says_why_in_its_log():
     assert ladder[(carol.pk, "pig", "players")][2] == 1
     assert not RatingChange.objects.filter(rated_game__game=voided).exists()
     assert services.referee_get().verify(str(voided.pk)).ok
+
+
+@pytest.mark.django_db
+def test_voiding_writes_its_rated_game_by_the_game_as_well_as_the_id():
+    game, seats = new_game([UserFactory(), UserFactory()])
+    play_out(game, seats)
+    with CaptureQueriesContext(connection) as queries:
+        ratings_admin.game_void(game_id=str(game.pk), moderator=ModeratorFactory(), reason="A report.")
+    writes = [q["sql"] for q in queries.captured_queries if q["sql"].startswith('UPDATE "referee_ratedgame"')]
+    assert writes, "the rated game was not written"
+    assert all(not game_filter.problems(sql) for sql in writes), writes
+    assert RatedGame.objects.get(game=game).voided_reason == "A report."
 
 
 @pytest.mark.django_db
