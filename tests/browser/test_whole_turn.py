@@ -103,7 +103,11 @@ def test_sign_in_join_play_a_step_and_replay_it(server, browser, artifacts):
     page.screenshot(path=str(artifacts / "game-page-after-step.png"), full_page=True)
 
     # a refused step, picked by tapping a far square on the board, is explained with the rule
-    far = "a1" if ui.square_name(0, 0) not in {s["square"] for s in ui.next_steps(view, worm)} else "o15"
+    # (far from where the worm stands now: the step above may have brought it next to a corner)
+    after = selectors.game_state_get(game_id=str(game.pk), viewer=Viewer.for_seat(acting_seat))["position"]
+    standing = ui.known_state(after).worm(worm)
+    near = {s["square"] for s in ui.next_steps(after, worm)} | ({ui.square_name(*standing.square)} if standing else set())
+    far = next(corner for corner in ("a1", "o15", "a15", "o1") if corner not in near)
     page.locator(f'svg.board rect.sq[data-square="{far}"]').click(force=True)
     expect(page.get_by_label("Or step to square")).to_have_value(far)
     page.get_by_role("button", name="Step", exact=True).click()
