@@ -71,25 +71,24 @@ def suffix_of(game_id: Any) -> str:
     """``_p<remainder>`` of the game's partition, or "" when statements name the tables."""
     if not getattr(settings, "REFEREE_LOG_PARTITIONS", 0):
         return ""
-    modulus = _modulus()
+    # The database's name from the settings (a plain dict): ``connections[alias]`` is a
+    # thread-local lookup that cost more than the rest of the routing.
+    name = connections.settings[DEFAULT_DB_ALIAS]["NAME"]
+    modulus = _LAYOUTS.get(name)
+    if modulus is None:
+        modulus = _LAYOUTS[name] = _read_layout(connections[DEFAULT_DB_ALIAS])
     if not modulus:
         return ""
-    game = str(game_id)
+    game = game_id if game_id.__class__ is str else str(game_id)
     value = _HASHES.get(game)
     if value is None:
         if len(_HASHES) > _KEPT:
             _HASHES.clear()
         value = _HASHES[game] = partition_hash(uuid.UUID(game))
-    return f"_p{value % modulus}"
+    return _SUFFIXES[value % modulus] if modulus <= len(_SUFFIXES) else f"_p{value % modulus}"
 
 
-def _modulus() -> int:
-    conn = connections[DEFAULT_DB_ALIAS]
-    name = conn.settings_dict["NAME"]
-    modulus = _LAYOUTS.get(name)
-    if modulus is None:
-        modulus = _LAYOUTS[name] = _read_layout(conn)
-    return modulus
+_SUFFIXES = tuple(f"_p{n}" for n in range(256))
 
 
 def _read_layout(conn: Any) -> int:
