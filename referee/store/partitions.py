@@ -67,6 +67,19 @@ def route(text: str, game_id: Any) -> str:
     return routed
 
 
+#: Statements psycopg keeps prepared on a connection (its default), and how many more per
+#: partition when they are routed: each of the store's statements is then one per partition
+#: (166 texts of 13 statements after orders and storms on 16 partitions), and past the
+#: limit psycopg deallocates the oldest, to be prepared and planned again at its next use.
+PREPARED = 100
+PREPARED_PER_PARTITION = 32
+
+
+def prepared_max() -> int:
+    """How many prepared statements a connection keeps (psycopg's ``prepared_max``)."""
+    return PREPARED + PREPARED_PER_PARTITION * int(getattr(settings, "REFEREE_LOG_PARTITIONS", 0) or 0)
+
+
 def suffix_of(game_id: Any) -> str:
     """``_p<remainder>`` of the game's partition, or "" when statements name the tables."""
     if not getattr(settings, "REFEREE_LOG_PARTITIONS", 0):

@@ -31,7 +31,7 @@ from psycopg import capabilities, pq
 
 from games.record.hashing import compact_encoder
 from referee.store.base import key_scope
-from referee.store.partitions import route
+from referee.store.partitions import prepared_max, route
 
 if TYPE_CHECKING:
     from referee.store.base import Snapshot, StoredRecord
@@ -153,6 +153,7 @@ def _connection() -> tuple[Any, bool]:
         # explicit prepare=True. A threshold no statement reaches turns it back on for
         # these statements only: Django's own cursors bind on the client and never prepare.
         conn.connection.prepare_threshold = 2**31 - 1
+        conn.connection.prepared_max = prepared_max()
     return conn, prepare
 
 

@@ -107,3 +107,12 @@ def test_an_order_locks_its_games_partition_of_each_table_and_no_other():
             services.command_handle(game_id=str(game.pk), user=seat.user, command_type=command, payload={})
             locked = _partitions_locked()
         assert locked and locked <= allowed, sorted(locked)
+
+
+def test_a_connection_keeps_a_prepared_statement_per_partition_it_routes_to():
+    """psycopg deallocates the oldest prepared statement past its ``prepared_max`` (100):
+    routed, each of the store's statements is one per partition, and a connection that kept
+    only 100 planned them again and again (a storm on 16 partitions used 166)."""
+    services.referee_get().store.last_seq(str(uuid.uuid4()))
+    expected = partitions.PREPARED + partitions.PREPARED_PER_PARTITION * settings.REFEREE_LOG_PARTITIONS
+    assert connection.connection.prepared_max == expected
