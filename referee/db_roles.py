@@ -56,3 +56,7 @@ def after_migrate(sender: Any, using: str = "default", **kwargs: Any) -> None:
     # post_migrate is sent once per app, after every app's migrations ran: act once.
     if getattr(sender, "label", "") == "referee":
         grants_apply(using)
+        # A migration may have made or undone the partitions the store's statements name.
+        from referee.store import partitions
+
+        partitions.forget_layouts()

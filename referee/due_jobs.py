@@ -123,7 +123,7 @@ def _locked_game_and_row(game_id: str, key: str, kind: str, now: dt.datetime) ->
             return None, None
         positions = _referee().positions
         after = positions.tail_wanted(gid)
-        found, tail = store_tail.split(gid, store_sql.run(_LOCK_GAME_AND_ROWS, (gid, now, after), records=True),
+        found, tail = store_tail.split(gid, store_sql.run(store_sql.route(_LOCK_GAME_AND_ROWS, gid), (gid, now, after), records=True),
                                        _LOCK_WIDTH)
         if not found:
             return None, None

@@ -112,7 +112,7 @@ class DueRows:
             found = list(self._seen.values())
         elif store_sql.enabled():
             game_id = str(self.game.pk)
-            found = store_sql.instances(DueWork, store_sql.run(_SELECT, (game_id, list(keys), game_id)))
+            found = store_sql.instances(DueWork, store_sql.run(store_sql.route(_SELECT, game_id), (game_id, list(keys), game_id)))
         else:
             found = list(DueWork.objects.filter(game=self.game).filter(
                 Q(status=DueWork.Status.PENDING) | Q(key__in=list(keys))))
@@ -208,7 +208,7 @@ class DueRows:
             params["now"] = noted_at
         if held is not None:
             params.update(held.params)
-        return Write(self, _flush_sql(noting, held), params, new, held)
+        return Write(self, store_sql.route(_flush_sql(noting, held), params["game"]), params, new, held)
 
 
 @dataclass

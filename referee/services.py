@@ -191,7 +191,7 @@ def _locked_seat(game_id: str, user: AbstractBaseUser) -> tuple[int, Game]:
                 positions = referee_get().positions
                 after = positions.tail_wanted(gid)
                 rows, tail = store_tail.split(gid, store_sql.run(
-                    _SEAT_AND_GAME, (gid, user.pk, after), records=True), _SEAT_AND_GAME_WIDTH)
+                    store_sql.route(_SEAT_AND_GAME, gid), (gid, user.pk, after), records=True), _SEAT_AND_GAME_WIDTH)
                 if rows:
                     width = 1 + len(Game._meta.concrete_fields)
                     game = store_sql.instances(Game, [rows[0][1:width]])[0]

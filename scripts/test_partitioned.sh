@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 export REFEREE_LOG_PARTITIONS="${REFEREE_LOG_PARTITIONS:-16}"
 exec scripts/with_servers.sh .venv/bin/python -m pytest \
   tests/integration/test_log_partitions.py \
+  tests/integration/test_partition_routing.py \
+  tests/integration/test_statements_name_their_game.py \
   tests/integration/test_citus_layout.py \
   tests/integration/test_django_store.py \
   tests/integration/test_deadline_storm.py \

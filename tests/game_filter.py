@@ -266,9 +266,29 @@ def _table(name: str, alias: str, scope: Scope) -> Ref:
     cte = scope.cte(name)
     if cte is not None:
         return Ref(name, alias, cte.keys, cte.game_keyed, derived=True, filtered=cte.filtered)
-    if name in GAME_KEYED:
-        return Ref(name, alias, frozenset({GAME_KEYED[name]}), True)
+    table = table_of(name)
+    if table in GAME_KEYED:
+        return Ref(name, alias, frozenset({GAME_KEYED[table]}), True)
     return Ref(name, alias, frozenset(), False)
+
+
+#: The tables partitioned by game (migration 0015), whose statements may name one partition,
+#: ``<table>_p<remainder>`` (``referee/store/partitions.py``), and the functions with a
+#: variant per partition (migration 0018).
+PARTITIONED = ("referee_event", "referee_snapshot", "referee_duework")
+PARTITION_NAME = re.compile(r"\b(referee_event|referee_snapshot|referee_duework|referee_log_tail|"
+                            r"referee_pending_due_work)_p(\d+)\b")
+
+
+def table_of(name: str) -> str:
+    """The table a name reads: a partition's is its partitioned table's."""
+    found = PARTITION_NAME.fullmatch(name)
+    return found[1] if found and found[1] in PARTITIONED else name
+
+
+def partitions_named(sql: str) -> set[str]:
+    """The partitions (``_p<remainder>``) a statement names, of tables or per-partition functions."""
+    return {f"_p{found[2]}" for found in PARTITION_NAME.finditer(sql)}
 
 
 def _from_items(toks: list[Tok], i: int, scope: Scope, later: list[tuple[Tok, Ref | None]], report: Report, *,

@@ -31,6 +31,7 @@ from referee.store.base import (
 )
 from referee.store.hashing import GENESIS
 from referee.store.held import HeldAppends
+from referee.store.partitions import route
 
 MAX_SEQ = 2**31 - 1
 
@@ -273,7 +274,7 @@ class DjangoEventStore(EventStore):
         if expected_seq == 1:
             prev_hash = GENESIS
         elif prev_hash is None:
-            found = sql.run(_HASH_SQL, (game_id, expected_seq - 1))
+            found = sql.run(route(_HASH_SQL, game_id), (game_id, expected_seq - 1))
             if not found:
                 raise ConcurrencyError("The order expected a log position that does not exist yet.",
                                        expected=expected_seq)
@@ -304,7 +305,7 @@ class DjangoEventStore(EventStore):
         if not sql.enabled():
             return super().load(game_id, upto)
         game = str(game_id)
-        return loaded_tail(game, sql.run(sql.LOAD_SQL, {"game": game, "upto": MAX_SEQ if upto is None else upto},
+        return loaded_tail(game, sql.run(route(sql.LOAD_SQL, game), {"game": game, "upto": MAX_SEQ if upto is None else upto},
                                          records=True))
 
     def load_many(self, games: Sequence[tuple[str, int | None]]) -> dict[str, LoadedTail]:
@@ -317,8 +318,8 @@ class DjangoEventStore(EventStore):
         for game_id, _ in games:
             self._settle(game_id)
         ids = [str(game_id) for game_id, _ in games]
-        statements = [(sql.LOAD_SQL, {"game": game, "upto": MAX_SEQ}) if after is None
-                      else (_READ_SQL, (game, after, MAX_SEQ)) for game, (_, after) in zip(ids, games, strict=True)]
+        statements = [(route(sql.LOAD_SQL, game), {"game": game, "upto": MAX_SEQ}) if after is None
+                      else (route(_READ_SQL, game), (game, after, MAX_SEQ)) for game, (_, after) in zip(ids, games, strict=True)]
         out = {}
         for (game, (_, after)), rows in zip(zip(ids, games, strict=True), sql.run_together(statements, records=True),
                                              strict=True):
@@ -338,7 +339,7 @@ class DjangoEventStore(EventStore):
         self._settle(game_id)
         if sql.enabled():
             game = str(game_id)
-            rows = sql.run(_READ_SQL, (game, after, MAX_SEQ if upto is None else upto), records=True)
+            rows = sql.run(route(_READ_SQL, game), (game, after, MAX_SEQ if upto is None else upto), records=True)
             return [_raw_record(game, row) for row in rows]
         qs = Event.objects.filter(game_id=game_id, seq__gt=after)
         if upto is not None:
@@ -358,7 +359,7 @@ class DjangoEventStore(EventStore):
         self._settle(game_id)
         if sql.enabled():
             loads = sql.loads
-            rows = sql.run(_EVENTS_SQL, (str(game_id), after, MAX_SEQ if upto is None else upto))
+            rows = sql.run(route(_EVENTS_SQL, game_id), (str(game_id), after, MAX_SEQ if upto is None else upto))
             return [(seq, type_, loads(payload), version) for seq, type_, payload, version in rows]
         qs = Event.objects.filter(game_id=game_id, seq__gt=after, kind=str(RecordKind.EVENT))
         if upto is not None:
@@ -374,13 +375,13 @@ class DjangoEventStore(EventStore):
             yield from self.read_events(game_id, after=after, upto=upto)
             return
         loads = sql.loads
-        for seq, type_, payload, version in sql.stream(_EVENTS_SQL, params):
+        for seq, type_, payload, version in sql.stream(route(_EVENTS_SQL, game_id), params):
             yield seq, type_, loads(payload), version
 
     def last_seq(self, game_id: str) -> int:
         self._settle(game_id)
         if sql.enabled():
-            rows = sql.run(_LAST_SQL, (str(game_id),))
+            rows = sql.run(route(_LAST_SQL, game_id), (str(game_id),))
             return rows[0][0] if rows else 0
         row = Event.objects.filter(game_id=game_id).order_by("-seq").values_list("seq", flat=True).first()
         return row or 0
@@ -389,7 +390,7 @@ class DjangoEventStore(EventStore):
         self._settle(game_id)
         scope = key_scope(actor_kind, actor_seat)
         if sql.enabled():
-            rows = sql.run(_KEY_SQL, (str(game_id), key, scope), records=True)
+            rows = sql.run(route(_KEY_SQL, game_id), (str(game_id), key, scope), records=True)
             return _raw_record(str(game_id), rows[0]) if rows else None
         rows = Event.objects.filter(game_id=game_id, idempotency_key=key)
         return next((_record(r) for r in rows if key_scope(r.actor_kind, r.actor_seat) == scope), None)
@@ -401,7 +402,7 @@ class DjangoEventStore(EventStore):
     def save_snapshot(self, snapshot: Snapshot) -> None:
         self._settle(snapshot.game_id)
         if sql.enabled():
-            sql.run(_SNAPSHOT_SQL, (snapshot.game_id, snapshot.seq, snapshot.ruleset_version,
+            sql.run(route(_SNAPSHOT_SQL, snapshot.game_id), (snapshot.game_id, snapshot.seq, snapshot.ruleset_version,
                                     sql.dumps(snapshot.state), snapshot.state_hash))
             return
         SnapshotRow.objects.get_or_create(

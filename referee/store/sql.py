@@ -31,6 +31,7 @@ from psycopg import capabilities, pq
 
 from games.record.hashing import compact_encoder
 from referee.store.base import key_scope
+from referee.store.partitions import prepared_max, route
 
 if TYPE_CHECKING:
     from referee.store.base import Snapshot, StoredRecord
@@ -152,6 +153,7 @@ def _connection() -> tuple[Any, bool]:
         # explicit prepare=True. A threshold no statement reaches turns it back on for
         # these statements only: Django's own cursors bind on the client and never prepare.
         conn.connection.prepare_threshold = 2**31 - 1
+        conn.connection.prepared_max = prepared_max()
     return conn, prepare
 
 
@@ -352,7 +354,8 @@ def insert_statement(game_id: str, expected_seq: int, prev_hash: str, stored: Se
     if snapshot is not None:
         params += (snapshot.game_id, snapshot.seq, snapshot.ruleset_version, dumps(snapshot.state),
                    snapshot.state_hash)
-    return insert_sql(len(stored), expected_seq > 1, snapshot is not None, bool(later), rows=rows), params
+    text = insert_sql(len(stored), expected_seq > 1, snapshot is not None, bool(later), rows=rows)
+    return route(text, game_id), params
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.authtoken.models import Token
@@ -32,7 +33,7 @@ from referee.instance import referee_get
 from referee.models import DueWork, Event, Game, SchedulerHeartbeat
 from referee.visibility import NumberingCache
 from tests.factories import ModeratorFactory, UserFactory
-from tests.game_filter import problems
+from tests.game_filter import partitions_named, problems
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 ROOT = Path(__file__).resolve().parents[2]
@@ -194,6 +195,29 @@ def offenders(statements: list[str]) -> list[tuple[str, list[str]]]:
     return [(sql, found) for sql in statements if (found := problems(sql))]
 
 
+def own_partition(game_id: str) -> str:
+    """PostgreSQL's answer to where the game's records are: its partition's ``_p<remainder>``
+    ("" on plain tables)."""
+    with connection.cursor() as cur:
+        cur.execute("SELECT tableoid::regclass::text FROM referee_event WHERE game_id = %s LIMIT 1", [game_id])
+        return cur.fetchone()[0].removeprefix("referee_event")
+
+
+def elsewhere(statements: list[str], games: set[str]) -> list[tuple[str, list[str]]]:
+    """The statements that name a partition not of these games' own, or more than one."""
+    return [(sql, [f"names the partitions {sorted(named)}, the games' are {sorted(games)}"])
+            for sql in statements if (named := partitions_named(sql)) and (named - games or len(named) > 1)]
+
+
+def assert_routed(statements: list[str], games: set[str], path: str) -> None:
+    """On a partitioned log, the path's statements on the log name its game's partition (and
+    no other's); on plain tables, none names a partition."""
+    found = elsewhere(statements, games)
+    assert not found, f"{path}:\n{_described(found)}"
+    named = set().union(*(partitions_named(sql) for sql in statements))
+    assert bool(named) == bool(settings.REFEREE_LOG_PARTITIONS), f"{path}: partitions named: {named}"
+
+
 def _is_claim(sql: str) -> bool:
     return any(all(fragment in sql for fragment in fragments) for fragments in CROSS_GAME)
 
@@ -208,11 +232,13 @@ def _described(found: list[tuple[str, list[str]]]) -> str:
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_every_statement_of_an_order_a_feed_a_replay_and_a_verify_names_its_game(ruleset, fake_clock, monkeypatch):
-    paths = exercise(Played(ruleset), ModeratorFactory(), fake_clock, monkeypatch)
+    game = Played(ruleset)
+    paths = exercise(game, ModeratorFactory(), fake_clock, monkeypatch)
     for path in ("order", "feed", "replay", "verify"):
         assert paths[path], f"{path}: no statement captured"
         found = offenders(paths[path])
         assert not found, f"{ruleset}, {path}:\n{_described(found)}"
+        assert_routed(paths[path], {own_partition(game.id)}, f"{ruleset}, {path}")
 
 
 def _scheduling_statements(set_now: Callable[[dt.datetime], None],
@@ -223,12 +249,15 @@ def _scheduling_statements(set_now: Callable[[dt.datetime], None],
     games = [Played(ruleset) for ruleset in RULESETS]
     out: dict[str, list[str]] = {"deadline job": []}
     for game in games:
-        out["deadline job"] += exercise(game, moderator, set_now, monkeypatch)["deadline job"]
+        job = exercise(game, moderator, set_now, monkeypatch)["deadline job"]
+        assert_routed(job, {own_partition(game.id)}, f"{game.game.ruleset}, deadline job")
+        out["deadline job"] += job
     latest = max(r.due_at for g in games for r in DueWork.objects.filter(game_id=g.id, status="pending") if r.due_at)
     set_now(latest + dt.timedelta(seconds=1))
     SchedulerHeartbeat.objects.update_or_create(name=scheduling.SWEEPER, defaults={"last_run_at": latest})
     _forget_the_process(monkeypatch)
     out["sweep"] = _captured(lambda: scheduling.sweep(limit=len(games) * 3))
+    assert_routed(out["sweep"], {own_partition(g.id) for g in games}, "sweep")
     assert sum(1 for sql in out["sweep"] if '"referee_duework"."game_id" IN (' in sql) <= 1
     # The scheduler stopped: the next sweep comes after the games' deadlines, which move on.
     later = max(r.due_at for g in games for r in DueWork.objects.filter(game_id=g.id, status="pending") if r.due_at)
