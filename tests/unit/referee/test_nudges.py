@@ -46,7 +46,8 @@ def test_a_nudge_names_its_arguments_for_the_log_as_celery_would(monkeypatch):
     from celery.utils.saferepr import saferepr
 
     reprs = []
-    monkeypatch.setattr(app, "send_task", lambda name, args, eta=None, **kw: reprs.append(kw))
+    monkeypatch.setattr(app, "send_task", lambda name, args, eta=None, **kw: reprs.append(
+        {"argsrepr": kw["argsrepr"], "kwargsrepr": kw["kwargsrepr"]}))
     args = ("3f2b5a8e-1111-2222-3333-444455556666", "turn:12:start", "now")
     nudges._deliver([("referee.run_due_work", args, None), ("notices.send_due", (), None)])
     assert reprs == [{"argsrepr": saferepr(args), "kwargsrepr": saferepr({})},
