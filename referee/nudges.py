@@ -53,8 +53,8 @@ def _send(app: Any, url: str, task: str, args: tuple[str, ...], eta: dt.datetime
     global _sender
     sender = _sender
     if sender is None or sender.pid != os.getpid() or sender.url != url:
-        if sender is not None:
-            sender.close()
+        if sender is not None and sender.pid == os.getpid():
+            sender.close()  # a parent's is left alone: closing its socket here would close it there
         sender = _sender = _Sender(app, url)
     # declare=None: Celery declares the task's queue (the first time on this producer);
     # an empty list: declared already. add_to_parent: a nudge is nobody's subtask.
@@ -75,9 +75,9 @@ def _deliver(batch: list[Nudge]) -> None:
         try:
             _send(app, url, task, args, eta)
         except Exception:  # the broker is only the fast path
-            if _sender is not None:
+            if _sender is not None and _sender.pid == os.getpid():
                 _sender.close()
-                _sender = None
+            _sender = None
             log.warning("could not enqueue %s%s; the sweeper will run it", task, args)
 
 

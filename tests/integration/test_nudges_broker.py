@@ -1,6 +1,6 @@
 """Nudges on a real Redis broker: each arrives as the Celery task a worker runs (its name,
 arguments and ETA), all of a process's nudges go through one producer on one connection,
-and a process whose broker setting changes sends the next nudge to the new broker."""
+and a process whose broker setting changes (or a forked child) sends through a new one."""
 
 from __future__ import annotations
 
@@ -71,3 +71,25 @@ def test_after_the_broker_setting_changes_the_next_nudge_goes_to_the_new_broker(
     nudges._deliver([(RUN_DUE_WORK, ("g2", "turn:1:start", "now"), None)])
     assert _drain(_database(13)) == [(RUN_DUE_WORK, ["g1", "turn:1:start", "now"], None)]
     assert _drain(_database(14)) == [(RUN_DUE_WORK, ["g2", "turn:1:start", "now"], None)]
+
+
+def test_a_forked_child_sends_through_a_producer_of_its_own_and_the_parent_sends_on_through_its(broker):
+    app.conf.broker_url = _database(13)
+    nudges._deliver([(RUN_DUE_WORK, ("parent", "turn:1:start", "now"), None)])
+    parents = nudges._sender
+    pid = os.fork()
+    if pid == 0:  # the child: a worker process forked after its parent had sent
+        try:
+            nudges._deliver([(RUN_DUE_WORK, ("child", "turn:1:start", "now"), None)])
+            os._exit(0 if nudges._sender is not parents and nudges._sender.pid == os.getpid() else 1)
+        finally:
+            os._exit(2)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    nudges._deliver([(RUN_DUE_WORK, ("parent", "turn:2:start", "now"), None)])
+    assert nudges._sender is parents
+    assert _drain(_database(13)) == [
+        (RUN_DUE_WORK, ["parent", "turn:1:start", "now"], None),
+        (RUN_DUE_WORK, ["child", "turn:1:start", "now"], None),
+        (RUN_DUE_WORK, ["parent", "turn:2:start", "now"], None),
+    ]
