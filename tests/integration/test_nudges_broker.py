@@ -93,3 +93,16 @@ def test_a_forked_child_sends_through_a_producer_of_its_own_and_the_parent_sends
         (RUN_DUE_WORK, ["child", "turn:1:start", "now"], None),
         (RUN_DUE_WORK, ["parent", "turn:2:start", "now"], None),
     ]
+
+
+def test_a_nudge_after_the_broker_dropped_the_connection_still_arrives(broker):
+    import redis
+
+    app.conf.broker_url = _database(13)
+    nudges._deliver([(RUN_DUE_WORK, ("g1", "turn:1:start", "now"), None)])
+    redis.Redis.from_url(_database(13)).client_kill_filter(_type="normal", skipme=True)
+    nudges._deliver([(RUN_DUE_WORK, ("g2", "turn:1:start", "now"), None)])
+    assert _drain(_database(13)) == [
+        (RUN_DUE_WORK, ["g1", "turn:1:start", "now"], None),
+        (RUN_DUE_WORK, ["g2", "turn:1:start", "now"], None),
+    ]
