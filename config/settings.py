@@ -212,6 +212,13 @@ CELERY_BEAT_SCHEDULE = {
 #: Notices to chat services and bots go out on a queue of their own: a slow endpoint never
 #: holds up a deadline (notices/). The worker consumes both queues unless told otherwise.
 CELERY_TASK_ROUTES = {"notices.*": {"queue": "notices"}}
+# Celery's own defaults, spelled out because Celery reads its settings through Django's on
+# every use, and one Django does not define costs a miss on each of its spellings (about
+# 30 us, against 7 for one defined): a send reads these three, so a nudge paid a fifth of
+# its CPU for them.
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_SEND_SENT_EVENT = False
+CELERY_BROKER_POOL_ACQUIRE_TIMEOUT = None
 NOTICES_ALLOW_HTTP = os.environ.get("NOTICES_ALLOW_HTTP", "0") == "1"
 NOTICES_ALLOW_PRIVATE = os.environ.get("NOTICES_ALLOW_PRIVATE", "0") == "1"
 NOTICES_TIMEOUT_SECONDS = float(os.environ.get("NOTICES_TIMEOUT_SECONDS", "5"))

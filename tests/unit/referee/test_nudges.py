@@ -46,8 +46,25 @@ def test_a_nudge_names_its_arguments_for_the_log_as_celery_would(monkeypatch):
     from celery.utils.saferepr import saferepr
 
     reprs = []
-    monkeypatch.setattr(app, "send_task", lambda name, args, eta=None, **kw: reprs.append(kw))
+    monkeypatch.setattr(app, "send_task", lambda name, args, eta=None, **kw: reprs.append(
+        {"argsrepr": kw["argsrepr"], "kwargsrepr": kw["kwargsrepr"]}))
     args = ("3f2b5a8e-1111-2222-3333-444455556666", "turn:12:start", "now")
     nudges._deliver([("referee.run_due_work", args, None), ("notices.send_due", (), None)])
     assert reprs == [{"argsrepr": saferepr(args), "kwargsrepr": saferepr({})},
                      {"argsrepr": saferepr(()), "kwargsrepr": saferepr({})}]
+
+
+def test_a_send_that_fails_once_is_tried_again_on_a_new_connection_and_not_logged(monkeypatch, caplog):
+    sent, failures = [], ["once"]
+
+    def send_task(name, args, eta=None, **_):
+        if failures:
+            failures.pop()
+            raise ConnectionError("connection reset")
+        sent.append(args[0])
+
+    monkeypatch.setattr(app, "send_task", send_task)
+    with caplog.at_level(logging.WARNING, logger="referee.nudges"):
+        nudges._deliver([("referee.run_due_work", ("g", "k", "now"), None)])
+    assert sent == ["g"]
+    assert "the sweeper will run it" not in caplog.text
