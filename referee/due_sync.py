@@ -43,7 +43,7 @@ def reminder_before() -> dt.timedelta:
 
 def due_work_sync(
     *, game: Game, now: dt.datetime | None = None, state: Any = None, rules: Ruleset | None = None,
-    rows: DueRows | None = None,
+    rows: DueRows | None = None, held_of: Callable[[], store_sql.HeldInsert | None] | None = None,
 ) -> list[DueWork]:
     """Make the game's pending rows match its position. Returns the rows due right now.
 
@@ -53,7 +53,8 @@ def due_work_sync(
     create the new ones in one. After an order, whose lock brought the pending rows along
     (``pending_known``), only the second, and only when something changes. Within a unit of
     work (``rows``, a job running one row after another) the writes wait for the unit's end
-    (``DueRows.flush``)."""
+    (``DueRows.flush``). ``held_of`` gives the records the caller's unit holds
+    (``referee.store.held``), taken only when the rows change, to go in the same statement."""
     now = now or clock.now()
     works: dict[str, Any] = {}
     if game.status == Game.Status.ACTIVE:
@@ -82,7 +83,7 @@ def due_work_sync(
             created += _create_deadline(game, key, work.seats, now)
     unit_rows.add(created)
     if rows is None:
-        created = unit_rows.flush()
+        created = unit_rows.flush(held_of() if held_of is not None and unit_rows.unwritten else None)
     timers_nudge(rows=[r for r in created if r.due_at is not None and r.due_at > now], now=now)
     return [r for r in (*current, *created) if r.status == DueWork.Status.PENDING and r.due_at is not None
             and r.due_at <= now]

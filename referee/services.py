@@ -6,7 +6,8 @@ from __future__ import annotations
 import datetime as dt
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from contextlib import nullcontext
 from typing import Any
 
 from django.conf import settings as django_settings
@@ -29,7 +30,7 @@ from referee.instance import referee_get
 from referee.models import DueWork, Event, Game, Seat, Vacation, save_by_key
 from referee.store import sql as store_sql
 from referee.store import tail as store_tail
-from referee.store.base import GameInfo
+from referee.store.base import GameInfo, TransactionSpoilt
 
 
 @transaction.atomic
@@ -115,8 +116,15 @@ def command_handle(
     limits.order_check(command_type, payload)  # before anything is read or written
     started = time.perf_counter()
     try:
-        outcome, game, refusal = _order_unit(game_id, user, command_type, payload, idempotency_key, as_moderator,
-                                             expected_seq)
+        try:
+            outcome, game, refusal = _order_unit(game_id, user, command_type, payload, idempotency_key, as_moderator,
+                                                 expected_seq, hold=True)
+        except TransactionSpoilt:
+            # The held records no longer fitted the log (a writer that skipped the game's
+            # lock): the order is decided again, each append written as it is decided.
+            referee_get().positions.forget_read_along()
+            outcome, game, refusal = _order_unit(game_id, user, command_type, payload, idempotency_key, as_moderator,
+                                                 expected_seq, hold=False)
     finally:
         referee_get().positions.forget_read_along()
     metrics.order_placed(ruleset=game.ruleset, started=started, refused_by=refusal.rule if refusal else None,
@@ -129,9 +137,12 @@ def command_handle(
 
 def _order_unit(
     game_id: str, user: AbstractBaseUser, command_type: str, payload: dict[str, Any], idempotency_key: str | None,
-    as_moderator: bool, expected_seq: int | None,
+    as_moderator: bool, expected_seq: int | None, *, hold: bool,
 ) -> tuple[Appended | None, Game, RuleViolation | None]:
-    """The order's transaction: the outcome, the game as locked, and the refusal if any."""
+    """The order's transaction: the outcome, the game as locked, and the refusal if any.
+    With ``hold``, the order's records are held (``referee.store.held``) and go in the same
+    statement as the due rows the order changes, or alone at the block's end: one round
+    trip fewer for an order that moves due work."""
     refusal: RuleViolation | None = None
     outcome: Appended | None = None
     with transaction.atomic():
@@ -155,16 +166,18 @@ def _order_unit(
                     f"The game has moved on: its log is at {last}, you expected {expected_seq}. "
                     "Reload the position and decide again.", last_seq=last,
                 )
-        try:
-            outcome = referee_get().handle(
-                game_id, command_type=command_type, payload=payload, actor=actor, idempotency_key=idempotency_key,
-                game=_info(game),
-            )
-        except RuleViolation as exc:
-            refusal = exc
-        else:
-            if not outcome.replayed:
-                _after_append(game, outcome)
+        store = referee_get().store
+        with store.holding(str(game.pk)) if hold else nullcontext():
+            try:
+                outcome = referee_get().handle(
+                    game_id, command_type=command_type, payload=payload, actor=actor, idempotency_key=idempotency_key,
+                    game=_info(game),
+                )
+            except RuleViolation as exc:
+                refusal = exc  # caught inside the block: a refusal's own record is still written
+            else:
+                if not outcome.replayed:
+                    _after_append(game, outcome, held_of=(lambda: store.take_held(str(game.pk))) if hold else None)
     return outcome, game, refusal
 
 
@@ -226,10 +239,13 @@ def _info(game: Game) -> GameInfo:
     return scheduling.game_info(game)
 
 
-def _after_append(game: Game, outcome: Appended | None = None) -> None:
+def _after_append(
+    game: Game, outcome: Appended | None = None, held_of: Callable[[], store_sql.HeldInsert | None] | None = None,
+) -> None:
     """Bring the due-work table in line with the new position (same transaction) and nudge
     a worker for what is due now once it commits. With the order's ``outcome`` the position
-    is not read again (and a game the order finished is known to be finished)."""
+    is not read again (and a game the order finished is known to be finished); ``held_of``
+    gives the order's held records, to be written with the due rows when those change."""
     if outcome is None:
         scheduling.enqueue_due_now(scheduling.due_work_sync(game=game))
         return
@@ -237,7 +253,7 @@ def _after_append(game: Game, outcome: Appended | None = None) -> None:
     if rules.is_finished(outcome.state):
         game.status = Game.Status.FINISHED
         noticeboard.record(notice="over", game_id=str(game.pk), key="over")
-    scheduling.enqueue_due_now(scheduling.due_work_sync(game=game, state=outcome.state, rules=rules))
+    scheduling.enqueue_due_now(scheduling.due_work_sync(game=game, state=outcome.state, rules=rules, held_of=held_of))
     from referee.live import notify_appended  # readers waiting on the game wake once it commits
     transaction.on_commit(lambda: notify_appended(str(game.pk)))
 

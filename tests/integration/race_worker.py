@@ -32,19 +32,23 @@ from referee.store.base import NewRecord, RecordKind  # noqa: E402
 from referee.store.django_store import DjangoEventStore  # noqa: E402
 
 lost = 0
-_append = DjangoEventStore.append
 
 
-def _counting_append(self, *args, **kwargs):
-    global lost
-    try:
-        return _append(self, *args, **kwargs)
-    except ConcurrencyError:
-        lost += 1
-        raise
+def _counting(write):
+    def counted(self, *args, **kwargs):
+        global lost
+        try:
+            return write(self, *args, **kwargs)
+        except ConcurrencyError:
+            lost += 1
+            raise
+    return counted
 
 
-DjangoEventStore.append = _counting_append
+# An order's records are written as they are decided (append) or held and written at the
+# end of its unit (_settle): a lost race shows in either.
+DjangoEventStore.append = _counting(DjangoEventStore.append)
+DjangoEventStore._settle = _counting(DjangoEventStore._settle)
 
 
 def hold(game: str, seq: int, release: str) -> None:

@@ -154,9 +154,9 @@ def test_two_games_ending_at_the_same_moment_are_each_counted_once(committed):
 
 
 #: The order that ends a casual Pig game: its own statements (as any order: the seat and the
-#: game locked, the log's tail, the append, the due rows ...), the game marked finished, and
-#: the ratings' one question, which finds no rated seat.
-CASUAL_END = 8
+#: game locked, the log's tail, the append in one statement with the due rows ...), the game
+#: marked finished, and the ratings' one question, which finds no rated seat.
+CASUAL_END = 7
 #: A rated end adds, however many players: creating the missing ratings, locking the
 #: players' rows, numbering the end, writing the changes, updating the ratings.
 RATED_END = CASUAL_END + 5
