@@ -98,10 +98,19 @@ def pending_known(game: Game, rows: list[DueWork]) -> None:
 
 def _create(game: Game, key: str, kind: str, seats: Any, due_at: dt.datetime | None, now: dt.datetime,
             remaining: dt.timedelta | None = None) -> DueWork:
-    """A new row, written with the unit's other changes in one statement (``DueRows.flush``)."""
-    return DueWork(
-        game=game, key=key, kind=kind, seats=list(seats), due_at=due_at, remaining=remaining, created_at=now
-    )
+    """A new row, written with the unit's other changes in one statement (``DueRows.flush``).
+    Built from its columns in order, which costs Django half what keyword arguments do (a
+    sweep makes four a game), and given its game as the keyword ``game`` would."""
+    values = {"id": None, "game_id": game.pk, "key": key, "kind": kind, "seats": list(seats), "due_at": due_at,
+              "remaining": remaining, "status": DueWork.Status.PENDING, "created_at": now, "done_at": None,
+              "result": ""}
+    row = DueWork(*(values[name] for name in _DUE_COLUMNS))
+    _DUE_GAME.set_cached_value(row, game)
+    return row
+
+
+_DUE_COLUMNS = tuple(f.attname for f in DueWork._meta.concrete_fields)
+_DUE_GAME = DueWork._meta.get_field("game")
 
 
 def _create_deadline(game: Game, key: str, seats: tuple[int, ...], now: dt.datetime) -> list[DueWork]:

@@ -21,6 +21,7 @@ import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from prometheus_client import Counter, Gauge, Histogram, values
 
@@ -112,9 +113,22 @@ def order_placed(*, ruleset: str, started: float, refused_by: str | None = None,
 
 def due_work_ran(*, kind: str, due_at: dt.datetime | None, now: dt.datetime, result: str) -> None:
     """A due row ran at ``now`` (the referee's clock, injected in tests) with ``result``."""
-    DUE_WORK_RAN.labels(kind, "refused" if result.startswith("refused") else "done").inc()
+    outcome = "refused" if result.startswith("refused") else "done"
+    ran = _RAN.get((kind, outcome))
+    if ran is None:
+        ran = _RAN[(kind, outcome)] = DUE_WORK_RAN.labels(kind, outcome)
+    ran.inc()
     if due_at is not None:
-        DUE_WORK_LATENESS.labels(kind).observe(max(0.0, (now - due_at).total_seconds()))
+        late = _LATENESS.get(kind)
+        if late is None:
+            late = _LATENESS[kind] = DUE_WORK_LATENESS.labels(kind)
+        late.observe(max(0.0, (now - due_at).total_seconds()))
+
+
+# The labelled children of the metrics a sweep touches four times a game, kept rather than
+# looked up under the metric's lock each time (a child's value notices a fork by itself).
+_RAN: dict[tuple[str, str], Any] = {}
+_LATENESS: dict[str, Any] = {}
 
 
 def job_retried(job: str, reason: str) -> None:
