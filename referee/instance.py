@@ -21,8 +21,11 @@ _LAST: list[tuple[tuple[Any, ...], Referee]] = []
 
 def referee_get() -> Referee:
     key = (django_settings.REFEREE_SNAPSHOT_EVERY, get_registry(), clock.now, ratings.game_ended, DjangoEventStore)
-    if _LAST and all(a is b for a, b in zip(_LAST[0][0], key, strict=True)):
-        return _LAST[0][1]
+    if _LAST:
+        (every, registry, now, ended, store), referee = _LAST[0]
+        if (every == key[0] and registry is key[1] and now is key[2] and ended is key[3]
+                and store is key[4]):
+            return referee
     referee = Referee(
         DjangoEventStore(), key[1], clock.now, snapshot_every=key[0], on_game_end=ratings.game_ended,
     )
