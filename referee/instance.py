@@ -7,27 +7,29 @@ from typing import Any
 
 from django.conf import settings as django_settings
 
-from referee import clock, ratings
+from referee import clock, core, ratings
 from referee.core import Referee
 from referee.rulesets import get_registry
 from referee.store.django_store import DjangoEventStore
 
-# A referee keeps no state of its own (its caches are the process's, in referee.positions
-# and referee.store), so one is shared while what it was built from is unchanged: a job
-# asks for it several times a game. Keyed on everything it reads, so a test that overrides
-# a setting or patches the clock gets a referee built from that.
-_LAST: list[tuple[tuple[Any, ...], Referee]] = []
+# A referee's caches are the process's (referee.positions, referee.reading, referee.store)
+# and a Django store has no state of its own, so one referee is shared while what it is
+# built from is unchanged: a job asks for it several times a game. Keyed on everything its
+# construction reads, so a test that overrides a setting or the rulesets, or patches the
+# clock, the store or the back-off, gets a referee built from that.
+_SHARED: list[tuple[tuple[Any, ...], Referee]] = []
+
+
+def _built_from() -> tuple[Any, ...]:
+    return (django_settings.REFEREE_SNAPSHOT_EVERY, get_registry(), clock.now, ratings.game_ended,
+            DjangoEventStore, core.jittered_sleep)
 
 
 def referee_get() -> Referee:
-    key = (django_settings.REFEREE_SNAPSHOT_EVERY, get_registry(), clock.now, ratings.game_ended, DjangoEventStore)
-    if _LAST:
-        (every, registry, now, ended, store), referee = _LAST[0]
-        if (every == key[0] and registry is key[1] and now is key[2] and ended is key[3]
-                and store is key[4]):
-            return referee
-    referee = Referee(
-        DjangoEventStore(), key[1], clock.now, snapshot_every=key[0], on_game_end=ratings.game_ended,
-    )
-    _LAST[:] = [(key, referee)]
+    key = _built_from()
+    if _SHARED and _SHARED[0][0] == key:  # a tuple's == tries identity first: one C loop
+        return _SHARED[0][1]
+    every, registry, now, ended, store, backoff = key
+    referee = Referee(store(), registry, now, snapshot_every=every, on_game_end=ended, backoff=backoff)
+    _SHARED[:] = [(key, referee)]
     return referee
