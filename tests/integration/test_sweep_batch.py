@@ -12,7 +12,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from referee import due_jobs, scheduling, services
+from referee import due_jobs, metrics, scheduling, services
 from referee.models import DueWork, Event, Game
 from referee.store import sql as store_sql
 from tests.factories import started_game
@@ -37,6 +37,12 @@ def _due_games(n: int) -> tuple[list[Game], dt.datetime]:
     due_at = max(DueWork.objects.get(game=g, kind="deadline", status="pending").due_at for g in games)
     scheduling.sweep(now=due_at - dt.timedelta(hours=7))  # the heartbeat; nothing is due yet
     return games, due_at + dt.timedelta(minutes=1)
+
+
+def _deadlines_counted() -> float:
+    """This process's count of deadlines run (``referee_due_work_ran``)."""
+    return sum(s.value for family in metrics.DUE_WORK_RAN.collect() for s in family.samples
+               if s.name.endswith("_total") and s.labels == {"kind": "deadline", "outcome": "done"})
 
 
 def _round_trips(queries: list[dict[str, Any]]) -> int:
@@ -108,12 +114,14 @@ def test_a_batch_whose_write_finds_a_log_moved_on_is_run_again_game_by_game(monk
         return together(statements, **kwargs)
 
     monkeypatch.setattr(store_sql, "run_together", moved_on)
+    counted = _deadlines_counted()
     with caplog.at_level(logging.WARNING, logger="referee.sweep_batch"):
         scheduling.sweep(now=now)
     assert spoilt, "the batch's write was never sent"
     assert any("game by game" in r.getMessage() for r in caplog.records)
     for game in games:
         _ran_once_and_verifies(game)
+    assert _deadlines_counted() - counted == len(games)  # the batch rolled back counts none of its own
     assert scheduling.sweep(now=now) == 0  # nothing is left to run twice
 
 
