@@ -88,8 +88,6 @@ def due_work_sync(
             and r.due_at <= now]
 
 
-
-
 def pending_known(game: Game, rows: list[DueWork]) -> None:
     """The locked game's pending due rows, read with its lock (``services._locked_seat``):
     the next ``due_work_sync`` of this game row starts from them instead of reading them."""
@@ -118,14 +116,14 @@ def _create_deadline(game: Game, key: str, seats: tuple[int, ...], now: dt.datet
     due = now + limit
     for vacation in _vacations(game, seats, now):
         due = now if game.vacation_policy == "referee" else max(due, vacation.ends_at + limit)
-    rows = []
+    rows, before = [], reminder_before()
     if game.paused_at is not None:
         rows.append(_create(game, key, DueWork.Kind.DEADLINE, seats, None, now, remaining=due - now))
-        rows.append(_create(game, key, DueWork.Kind.REMIND, seats, None, now, remaining=due - now - reminder_before()))
+        rows.append(_create(game, key, DueWork.Kind.REMIND, seats, None, now, remaining=due - now - before))
     else:
         rows.append(_create(game, key, DueWork.Kind.DEADLINE, seats, due, now))
-        if limit > reminder_before() * 2 and due - reminder_before() > now:
-            rows.append(_create(game, key, DueWork.Kind.REMIND, seats, due - reminder_before(), now))
+        if limit > before * 2 and due - before > now:
+            rows.append(_create(game, key, DueWork.Kind.REMIND, seats, due - before, now))
     rows.append(_create(game, key, DueWork.Kind.NOTIFY, seats, now, now))
     return rows
 
@@ -214,8 +212,10 @@ def timers_nudge(*, rows: list[DueWork], now: dt.datetime) -> None:
     """Timers to the second: a row due soon (a round clock, a tick, a short deadline) is
     handed to a worker with that ETA, so it runs on time rather than at the next sweep.
     Rows further off are left to the sweeper (a broker holds ETA messages in memory)."""
+    if not rows:
+        return
+    horizon = now + timer_horizon()
     for row in rows:
-        if (row.kind in (DueWork.Kind.AT, DueWork.Kind.DEADLINE) and row.due_at is not None
-                and row.due_at - now <= timer_horizon()):
+        if row.kind in (DueWork.Kind.AT, DueWork.Kind.DEADLINE) and row.due_at is not None and row.due_at <= horizon:
             _nudge(row, eta=row.due_at)
 
