@@ -117,12 +117,14 @@ def sweep(*, now: dt.datetime | None = None, limit: int = 10_000, batch: int | N
                 rows = _batch_read(games, due, now)
             referee = referee_get()
             for game in games:
+                tally = metrics.DueWorkTally()  # a game rolled back counts none of its rows
                 try:
                     with transaction.atomic():
-                        unit = _Unit.of(game, referee)
+                        unit = _Unit.of(game, referee, tally)
                         with referee.store.holding(str(game.pk)):
                             ran += _run_rows(unit, unit.rows.adopt(rows.get(game.pk, [])), now)
                             unit.finish()
+                    tally.record()
                 except Exception:
                     log.exception("due work of game %s failed; it is left for the next sweep", game.pk)
                     metrics.job_retried("sweep", "failed")

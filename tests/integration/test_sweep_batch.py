@@ -12,7 +12,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from referee import due_jobs, metrics, scheduling, services
+from referee import due_jobs, metrics, scheduling, services, sweeper
 from referee.models import DueWork, Event, Game
 from referee.store import sql as store_sql
 from tests.factories import started_game
@@ -87,8 +87,10 @@ def test_a_game_whose_decision_raises_is_left_pending_while_the_others_in_its_ba
         return expire(unit, row, at)
 
     monkeypatch.setattr(due_jobs, "_expire", failing)
+    counted = _deadlines_counted()
     with caplog.at_level(logging.ERROR, logger="referee.sweeper"):
         scheduling.sweep(now=now)
+    assert _deadlines_counted() - counted == len(games) - 1  # the batch that failed counted none
     assert DueWork.objects.get(game_id=broken, key="turn:0:deadline", kind="deadline").status == "pending"
     assert not Event.objects.filter(game_id=broken, actor_kind="referee", type="Hold").exists()
     assert services.referee_get().verify(broken).ok
@@ -97,6 +99,25 @@ def test_a_game_whose_decision_raises_is_left_pending_while_the_others_in_its_ba
     monkeypatch.setattr(due_jobs, "_expire", expire)
     scheduling.sweep(now=now)  # fixed: the next sweep runs it, once
     _ran_once_and_verifies(games[1])
+
+
+def test_a_game_run_alone_whose_write_fails_counts_none_of_its_rows(monkeypatch, caplog):
+    games, now = _due_games(3)
+    broken = str(games[1].pk)
+    monkeypatch.setattr(sweeper, "run_batch", lambda *args: None)  # as a batch rolled back: game by game
+    finish = due_jobs._Unit.finish
+
+    def failing(unit: Any) -> None:
+        if str(unit.game.pk) == broken:
+            raise RuntimeError("the write failed")
+        finish(unit)
+
+    monkeypatch.setattr(due_jobs._Unit, "finish", failing)
+    counted = _deadlines_counted()
+    with caplog.at_level(logging.ERROR, logger="referee.sweeper"):
+        scheduling.sweep(now=now)
+    assert DueWork.objects.get(game_id=broken, key="turn:0:deadline", kind="deadline").status == "pending"
+    assert _deadlines_counted() - counted == len(games) - 1
 
 
 def test_a_batch_whose_write_finds_a_log_moved_on_is_run_again_game_by_game(monkeypatch, caplog):
