@@ -104,7 +104,7 @@ def _job_unit(game_id: str, key: str, kind: str, now: dt.datetime, *, hold: bool
         if row is None:
             return "nothing to do"
         unit = _Unit.of(game)
-        with _referee().store.holding(str(game.pk)) if hold else nullcontext():
+        with unit.referee.store.holding(str(game.pk)) if hold else nullcontext():
             result = _execute(unit.rows.adopt([row])[0], unit, now)
             if unit.due is not None:
                 _run_rows(unit, unit.due, now)
@@ -156,6 +156,9 @@ class _Unit:
     info: GameInfo
     rules: Ruleset
     rows: DueRows
+    #: The referee the unit runs with, asked for once (``referee_get`` compares what it is
+    #: built from on every call).
+    referee: Referee
     position: Position | None = None
     due: list[DueWork] | None = None
     live_told: bool = False  # live readers are told once per unit, when it commits
@@ -164,26 +167,44 @@ class _Unit:
     mail: list[Any] | None = None
     #: E-mails to send once the unit's rows are written: (row, send, how many it addresses).
     mail_out: list[tuple[DueWork, Callable[[], int], int]] = field(default_factory=list)
+    #: Where the rows it runs are counted (a sweep's batch records its whole batch's when it
+    #: commits); None: each row's metrics are recorded as it runs.
+    tally: metrics.DueWorkTally | None = None
 
     @classmethod
-    def of(cls, game: Game) -> _Unit:
+    def of(cls, game: Game, referee: Referee | None = None, tally: metrics.DueWorkTally | None = None) -> _Unit:
+        """The unit of a game row read under its lock, with ``referee`` (a sweep passes the
+        one it runs with) and ``tally`` (a sweep's batch, its own)."""
+        referee = referee or _referee()
         info = game_info(game)
         rows = DueRows(game, game.__dict__.pop("_pending_due", None))
-        return cls(game, info, _referee().ruleset_for(info), rows, mail=game.__dict__.pop("_mail", None))
+        return cls(game, info, referee.ruleset_for(info), rows, referee, mail=game.__dict__.pop("_mail", None),
+                   tally=tally)
+
+    @property
+    def over(self) -> bool:
+        """The game is finished, abandoned or frozen: its due rows are cancelled, not run."""
+        return bool(self.game.frozen_reason) or self.game.status != Game.Status.ACTIVE
+
+    @property
+    def playing(self) -> bool:
+        """The game's due rows run now: it is not over and not paused (a paused game's rows
+        wait for it to resume)."""
+        return not self.over and self.game.paused_at is None
 
     def finish(self) -> None:
         """Write the unit's due rows (and the notices of its turn and reminder rows), then
         send their e-mails: only for rows that went in, so a notice row never runs when a
         row of its key was there already. Within ``holding``, the records the unit's appends
         held go in with the due rows, in the same statement."""
-        held = _referee().store.take_held(str(self.game.pk)) if self.rows.unwritten else None
+        held = self.referee.store.take_held(str(self.game.pk)) if self.rows.unwritten else None
         self.rows.flush(held)
         self.send()
 
     def write(self) -> Write | None:
         """``finish``'s statement, not sent (PostgreSQL): a sweep sends its batch's together
         (``referee.sweep_batch``), then calls ``send``."""
-        held = _referee().store.take_held(str(self.game.pk)) if self.rows.unwritten else None
+        held = self.referee.store.take_held(str(self.game.pk)) if self.rows.unwritten else None
         return self.rows.write(held)
 
     def send(self) -> None:
@@ -244,12 +265,12 @@ def _execute(row: DueWork, unit: _Unit, now: dt.datetime) -> str:
     game = unit.game
     if row.due_at is None or row.due_at > now:
         return "not due yet"
-    if game.frozen_reason or game.status != Game.Status.ACTIVE:
+    if not unit.playing:
+        if not unit.over:
+            return "game paused"
         unit.rows.close(row, DueWork.Status.CANCELLED, now,
                         f"game {game.status}{' and frozen' if game.frozen_reason else ''}")
         return row.result
-    if game.paused_at is not None:
-        return "game paused"
     try:
         result = _perform(unit, row, now)
     except (RuleViolation, RefereeError) as exc:
@@ -259,7 +280,10 @@ def _execute(row: DueWork, unit: _Unit, now: dt.datetime) -> str:
         result = f"refused: {exc}"
         unit.position = None  # the refused step may have appended a notice: read the position afresh
     unit.rows.close(row, DueWork.Status.DONE, now, result)
-    metrics.due_work_ran(kind=row.kind, due_at=row.due_at, now=now, result=result)
+    if unit.tally is not None:
+        unit.tally.add(kind=row.kind, due_at=row.due_at, now=now, result=result)
+    else:
+        metrics.due_work_ran(kind=row.kind, due_at=row.due_at, now=now, result=result)
     if row.kind in (DueWork.Kind.NOTIFY, DueWork.Kind.REMIND):
         return result  # an e-mail changes no position: the game's other rows stand as they are
     unit.tell_live_readers()
@@ -270,7 +294,7 @@ def _execute(row: DueWork, unit: _Unit, now: dt.datetime) -> str:
 
 
 def _perform(unit: _Unit, row: DueWork, now: dt.datetime) -> str:
-    referee = _referee()
+    referee = unit.referee
     game = unit.game
     game_id = str(game.pk)
     if row.kind in (DueWork.Kind.NOW, DueWork.Kind.AT):
@@ -308,7 +332,7 @@ def _notify_with_unit(unit: _Unit, row: DueWork, now: dt.datetime) -> str:
 def _expire(unit: _Unit, row: DueWork, now: dt.datetime) -> str:
     """The deadline passed: the referee takes the turn, saying who acted and why. The notice
     and the referee's order are one append."""
-    referee = _referee()
+    referee = unit.referee
     game, rules = unit.game, unit.rules
     game_id = str(game.pk)
     position = unit.position or referee.position(game_id, rules)

@@ -13,6 +13,7 @@ that costs a few microseconds and never raises into the path it measures.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import datetime as dt
 import glob
@@ -21,6 +22,7 @@ import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from prometheus_client import Counter, Gauge, Histogram, values
 
@@ -112,9 +114,78 @@ def order_placed(*, ruleset: str, started: float, refused_by: str | None = None,
 
 def due_work_ran(*, kind: str, due_at: dt.datetime | None, now: dt.datetime, result: str) -> None:
     """A due row ran at ``now`` (the referee's clock, injected in tests) with ``result``."""
-    DUE_WORK_RAN.labels(kind, "refused" if result.startswith("refused") else "done").inc()
+    _ran_child(kind, _outcome(result)).inc()
     if due_at is not None:
-        DUE_WORK_LATENESS.labels(kind).observe(max(0.0, (now - due_at).total_seconds()))
+        _lateness_child(kind).observe(max(0.0, (now - due_at).total_seconds()))
+
+
+class DueWorkTally:
+    """Due work run in a sweep's batch, recorded when the batch commits: each update of a
+    metric takes its lock and writes its file, three a row, and a batch's rows are mostly
+    alike (the same kinds, outcomes and buckets). A batch rolled back records nothing: the
+    game-by-game run that follows records what it runs."""
+
+    def __init__(self) -> None:
+        self._ran: dict[tuple[str, str], int] = {}
+        self._late: dict[str, list[float]] = {}
+
+    def add(self, *, kind: str, due_at: dt.datetime | None, now: dt.datetime, result: str) -> None:
+        """As ``due_work_ran``, recorded by ``record``."""
+        key = (kind, _outcome(result))
+        self._ran[key] = self._ran.get(key, 0) + 1
+        if due_at is not None:
+            self._late.setdefault(kind, []).append(max(0.0, (now - due_at).total_seconds()))
+
+    def record(self) -> None:
+        ran, late, self._ran, self._late = self._ran, self._late, {}, {}
+        for (kind, outcome), count in ran.items():
+            _ran_child(kind, outcome).inc(count)
+        for kind, amounts in late.items():
+            _observe_all(_lateness_child(kind), amounts)
+
+
+def _outcome(result: str) -> str:
+    return "refused" if result.startswith("refused") else "done"
+
+
+# The labelled children of the due-work metrics, kept rather than looked up under the
+# metric's lock for every row (a child's value notices a fork by itself).
+_RAN: dict[tuple[str, str], Any] = {}
+_LATENESS: dict[str, Any] = {}
+
+
+def _ran_child(kind: str, outcome: str) -> Any:
+    child = _RAN.get((kind, outcome))
+    if child is None:
+        child = _RAN[(kind, outcome)] = DUE_WORK_RAN.labels(kind, outcome)
+    return child
+
+
+def _lateness_child(kind: str) -> Any:
+    child = _LATENESS.get(kind)
+    if child is None:
+        child = _LATENESS[kind] = DUE_WORK_LATENESS.labels(kind)
+    return child
+
+
+def _observe_all(histogram: Any, amounts: list[float]) -> None:
+    """``observe`` of each amount, with one update of the sum and one of each bucket hit:
+    a histogram's child counts an amount in the first bucket whose bound is not below it
+    (the last bound is infinite). A child without those parts observes one by one."""
+    bounds = getattr(histogram, "_upper_bounds", None)
+    buckets = getattr(histogram, "_buckets", None)
+    total = getattr(histogram, "_sum", None)
+    if bounds is None or buckets is None or total is None or len(bounds) != len(buckets):
+        for amount in amounts:
+            histogram.observe(amount)
+        return
+    hits = [0] * len(bounds)
+    for amount in amounts:
+        hits[bisect.bisect_left(bounds, amount)] += 1
+    total.inc(sum(amounts))
+    for bucket, count in zip(buckets, hits, strict=True):
+        if count:
+            bucket.inc(count)
 
 
 def job_retried(job: str, reason: str) -> None:

@@ -9,7 +9,9 @@ its notices: ``DueRows.write``) in one more (``store_sql.run_together``): each g
 statement is the prepared one it sends alone, naming its one game, and all of them go in
 one pipeline, so the batch costs the same number of round trips for 1 game or 50. Should anything fail (a game's decision raising, a record that no
 longer fits its log, a conflict), the savepoint is rolled back and the caller runs the
-batch game by game, each in a savepoint of its own, as before: no game is lost or doubled.
+batch game by game, each in a savepoint of its own, as before: no game is lost or doubled,
+and the due-work metrics count the batch's rows once, when its savepoint is released
+(``metrics.DueWorkTally``), not as each runs.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Any
 
 from django.db import transaction
 
+from referee import metrics
 from referee.due_jobs import _run_rows, _Unit
 from referee.instance import referee_get
 from referee.models import DueWork, Game
@@ -35,10 +38,9 @@ def run_batch(games: Sequence[Game], rows: dict[Any, list[DueWork]], now: dt.dat
     runs it game by game)."""
     referee = referee_get()
     store = referee.store
-    units = [_Unit.of(game) for game in games]
-    playing = [(str(u.game.pk), u.rules) for u in units
-               if u.game.status == Game.Status.ACTIVE and not u.game.frozen_reason and u.game.paused_at is None
-               and rows.get(u.game.pk)]
+    tally = metrics.DueWorkTally()
+    units = [_Unit.of(game, referee, tally) for game in games]
+    playing = [(str(u.game.pk), u.rules) for u in units if u.playing and rows.get(u.game.pk)]
     saved = transaction.savepoint()
     ran, sent = 0, []
     try:
@@ -63,6 +65,7 @@ def run_batch(games: Sequence[Game], rows: dict[Any, list[DueWork]], now: dt.dat
                     exc_info=True)
         return None
     transaction.savepoint_commit(saved)
+    tally.record()
     for unit in sent:
         unit.send()
     return ran

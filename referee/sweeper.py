@@ -115,13 +115,16 @@ def sweep(*, now: dt.datetime | None = None, limit: int = 10_000, batch: int | N
                 # Rolled back as a whole: the games (still locked) and their rows afresh, one by one.
                 games = list(Game.objects.filter(pk__in=[g.pk for g in games]))
                 rows = _batch_read(games, due, now)
+            referee = referee_get()
             for game in games:
+                tally = metrics.DueWorkTally()  # a game rolled back counts none of its rows
                 try:
                     with transaction.atomic():
-                        unit = _Unit.of(game)
-                        with referee_get().store.holding(str(game.pk)):
+                        unit = _Unit.of(game, referee, tally)
+                        with referee.store.holding(str(game.pk)):
                             ran += _run_rows(unit, unit.rows.adopt(rows.get(game.pk, [])), now)
                             unit.finish()
+                    tally.record()
                 except Exception:
                     log.exception("due work of game %s failed; it is left for the next sweep", game.pk)
                     metrics.job_retried("sweep", "failed")
@@ -132,12 +135,6 @@ def sweep(*, now: dt.datetime | None = None, limit: int = 10_000, batch: int | N
 #: The kinds of due row an outage moves on (a deadline and its reminder; timers of real-time
 #: games and the rest run late, as they would after any delay).
 _OUTAGE_KINDS = (DueWork.Kind.DEADLINE.value, DueWork.Kind.REMIND.value)
-
-# One game's deadlines that fell in the gap, moved on by it: the game's pending rows only.
-_MOVE = ("UPDATE referee_duework SET due_at = due_at + %s::interval WHERE game_id = %s::uuid "
-         "AND status = 'pending' AND kind IN (%s::varchar, %s::varchar) "
-         "AND due_at > %s::timestamptz AND due_at <= %s::timestamptz RETURNING key, due_at")
-
 
 def _outage_check(now: dt.datetime) -> None:
     """If the sweeper has not run for longer than the threshold, the referee was down:
@@ -177,9 +174,6 @@ def _deadlines_moved(game_id: str, start: dt.datetime, end: dt.datetime, gap: dt
     write of a game's due rows holds it: referee/due_rows.py); their keys, oldest first.
     A row written since the search (another process had the lock) is judged as it is now."""
     list(Game.objects.select_for_update(no_key=True).filter(pk=game_id).values_list("pk", flat=True))
-    if store_sql.enabled():
-        moved = store_sql.run(_MOVE, (gap, game_id, *_OUTAGE_KINDS, start, end))
-        return [key for key, _ in sorted(moved, key=lambda row: (row[1], row[0]))]
     rows = DueWork.objects.filter(game_id=game_id, status=DueWork.Status.PENDING, kind__in=_OUTAGE_KINDS,
                                   due_at__gt=start, due_at__lte=end)
     keys = list(rows.order_by("due_at", "key").values_list("key", flat=True))

@@ -225,3 +225,42 @@ def test_a_request_without_a_plain_request_id_gets_one_of_its_own(json_lines):
     lines = [x for x in json_lines() if x["path"].endswith("/state/")]
     assert len({x["request_id"] for x in lines}) == 3
     assert all(x["seat"] == seats[1].number and x["game_id"] == str(game.pk) for x in lines)
+
+
+def _due_work_samples() -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    return {(s.name, tuple(sorted(s.labels.items()))): s.value
+            for metric in (metrics.DUE_WORK_RAN, metrics.DUE_WORK_LATENESS)
+            for family in metric.collect() for s in family.samples if not s.name.endswith("_created")}
+
+
+def _moved(before: dict, after: dict) -> dict:
+    return {k: v - before.get(k, 0.0) for k, v in after.items() if v != before.get(k, 0.0)}
+
+
+def test_a_tally_of_due_work_records_what_recording_each_row_records():
+    rows = [("deadline", 0.0, "referee played Hold"), ("deadline", 90.0, "referee played Hold"),
+            ("deadline", 90.0, "refused: not your turn"), ("deadline", 7200.0, "referee played Hold"),
+            ("notify", 0.25, "notified 2"), ("notify", 1e9, "notified 0"), ("now", None, "ran")]
+
+    def moved_by(record) -> dict:
+        before = _due_work_samples()
+        record()
+        return _moved(before, _due_work_samples())
+
+    def each() -> None:
+        for kind, late, result in rows:
+            metrics.due_work_ran(kind=kind, due_at=None if late is None else T0 - dt.timedelta(seconds=late), now=T0,
+                                 result=result)
+
+    def tallied() -> None:
+        tally = metrics.DueWorkTally()
+        for kind, late, result in rows:
+            tally.add(kind=kind, due_at=None if late is None else T0 - dt.timedelta(seconds=late), now=T0,
+                      result=result)
+        tally.record()
+
+    one_by_one = moved_by(each)
+    assert one_by_one[("referee_due_work_lateness_seconds_count", (("kind", "deadline"),))] == 4
+    tally_moved = moved_by(tallied)
+    assert tally_moved.keys() == one_by_one.keys()
+    assert tally_moved == pytest.approx(one_by_one)

@@ -12,7 +12,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from referee import due_jobs, scheduling, services
+from referee import due_jobs, metrics, scheduling, services, sweeper
 from referee.models import DueWork, Event, Game
 from referee.store import sql as store_sql
 from tests.factories import started_game
@@ -37,6 +37,12 @@ def _due_games(n: int) -> tuple[list[Game], dt.datetime]:
     due_at = max(DueWork.objects.get(game=g, kind="deadline", status="pending").due_at for g in games)
     scheduling.sweep(now=due_at - dt.timedelta(hours=7))  # the heartbeat; nothing is due yet
     return games, due_at + dt.timedelta(minutes=1)
+
+
+def _deadlines_counted() -> float:
+    """This process's count of deadlines run (``referee_due_work_ran``)."""
+    return sum(s.value for family in metrics.DUE_WORK_RAN.collect() for s in family.samples
+               if s.name.endswith("_total") and s.labels == {"kind": "deadline", "outcome": "done"})
 
 
 def _round_trips(queries: list[dict[str, Any]]) -> int:
@@ -81,8 +87,10 @@ def test_a_game_whose_decision_raises_is_left_pending_while_the_others_in_its_ba
         return expire(unit, row, at)
 
     monkeypatch.setattr(due_jobs, "_expire", failing)
+    counted = _deadlines_counted()
     with caplog.at_level(logging.ERROR, logger="referee.sweeper"):
         scheduling.sweep(now=now)
+    assert _deadlines_counted() - counted == len(games) - 1  # the batch that failed counted none
     assert DueWork.objects.get(game_id=broken, key="turn:0:deadline", kind="deadline").status == "pending"
     assert not Event.objects.filter(game_id=broken, actor_kind="referee", type="Hold").exists()
     assert services.referee_get().verify(broken).ok
@@ -91,6 +99,25 @@ def test_a_game_whose_decision_raises_is_left_pending_while_the_others_in_its_ba
     monkeypatch.setattr(due_jobs, "_expire", expire)
     scheduling.sweep(now=now)  # fixed: the next sweep runs it, once
     _ran_once_and_verifies(games[1])
+
+
+def test_a_game_run_alone_whose_write_fails_counts_none_of_its_rows(monkeypatch, caplog):
+    games, now = _due_games(3)
+    broken = str(games[1].pk)
+    monkeypatch.setattr(sweeper, "run_batch", lambda *args: None)  # as a batch rolled back: game by game
+    finish = due_jobs._Unit.finish
+
+    def failing(unit: Any) -> None:
+        if str(unit.game.pk) == broken:
+            raise RuntimeError("the write failed")
+        finish(unit)
+
+    monkeypatch.setattr(due_jobs._Unit, "finish", failing)
+    counted = _deadlines_counted()
+    with caplog.at_level(logging.ERROR, logger="referee.sweeper"):
+        scheduling.sweep(now=now)
+    assert DueWork.objects.get(game_id=broken, key="turn:0:deadline", kind="deadline").status == "pending"
+    assert _deadlines_counted() - counted == len(games) - 1
 
 
 def test_a_batch_whose_write_finds_a_log_moved_on_is_run_again_game_by_game(monkeypatch, caplog):
@@ -108,12 +135,14 @@ def test_a_batch_whose_write_finds_a_log_moved_on_is_run_again_game_by_game(monk
         return together(statements, **kwargs)
 
     monkeypatch.setattr(store_sql, "run_together", moved_on)
+    counted = _deadlines_counted()
     with caplog.at_level(logging.WARNING, logger="referee.sweep_batch"):
         scheduling.sweep(now=now)
     assert spoilt, "the batch's write was never sent"
     assert any("game by game" in r.getMessage() for r in caplog.records)
     for game in games:
         _ran_once_and_verifies(game)
+    assert _deadlines_counted() - counted == len(games)  # the batch rolled back counts none of its own
     assert scheduling.sweep(now=now) == 0  # nothing is left to run twice
 
 
